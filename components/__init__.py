@@ -1,0 +1,1 @@
+"""Streamlit/Plotly views over meteor_core results (issue 3)."""

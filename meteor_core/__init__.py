@@ -1,0 +1,28 @@
+"""METEOR (Banerjee & Lavie, 2005) scoring core: exact, explainable, Streamlit-free.
+
+    >>> from meteor_core import score, MeteorConfig
+    >>> r = score("the cat sat on the mat", ["the cat sat on the mat"], MeteorConfig.meteor2005())
+    >>> round(r.score, 4), r.chunks
+    (0.9977, 1)
+"""
+__version__ = "0.1.0"
+
+from .align import Alignment, Match  # noqa: E402
+from .config import MeteorConfig  # noqa: E402
+from .resources import WordNetMissingError, wordnet_available  # noqa: E402
+from .scorer import (  # noqa: E402
+    ChunkSpan,
+    CorpusResult,
+    PairResult,
+    SegmentResult,
+    corpus_from_segments,
+    score,
+    score_corpus,
+)
+from .stats import MeteorStats  # noqa: E402
+
+__all__ = [
+    "Alignment", "ChunkSpan", "CorpusResult", "Match", "MeteorConfig", "MeteorStats",
+    "PairResult", "SegmentResult", "WordNetMissingError", "corpus_from_segments",
+    "score", "score_corpus", "wordnet_available",
+]

@@ -1,0 +1,175 @@
+"""Word alignment in stages (exact, stem, synonym), optimal or NLTK-greedy.
+
+Both aligners take the normalised token lists (already lower-cased when the config says so)
+and return ``Alignment``: the matches sorted by hypothesis position, each with its stage and
+``via``, the word, stem or WordNet synset that links the two tokens.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from . import resources
+from .config import MeteorConfig
+from .search import Budget, classes_by_key, solve_classes, solve_stage
+
+
+class Match(NamedTuple):
+    hyp_index: int
+    ref_index: int
+    stage: str  # "exact" | "stem" | "synonym"
+    via: str  # the shared word, the shared stem, or the WordNet synset that links them
+
+    def to_dict(self) -> dict:
+        return {"hyp_index": self.hyp_index, "ref_index": self.ref_index, "stage": self.stage, "via": self.via}
+
+
+@dataclass(frozen=True)
+class Alignment:
+    matches: tuple[Match, ...]
+    optimal: bool  # True when the search proved the alignment optimal (greedy: False)
+
+
+def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
+    if config.uses_synonyms:
+        resources.wordnet()  # fail loudly, before any work, when WordNet is missing
+    if config.aligner == "greedy":
+        return _align_greedy(hyp, ref, config)
+    return _align_optimal(hyp, ref, config, budget or Budget.for_seconds(0.5))
+
+
+# --- the paper's aligner -------------------------------------------------------------------
+
+
+def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
+    free_h = list(range(len(hyp)))  # still-unmatched positions, kept in increasing order
+    free_r = list(range(len(ref)))
+    fixed: list[tuple[int, int]] = []
+    matches: list[Match] = []
+    proven = True
+    stem = resources.stemmer(config.stemmer)
+    for stage in config.stages:
+        if not free_h or not free_r:
+            break
+        if stage == "exact":
+            classes = classes_by_key([(i, hyp[i]) for i in free_h], [(j, ref[j]) for j in free_r])
+            pairs, ok = solve_classes(classes, fixed, budget)
+            matches += [Match(i, j, stage, hyp[i]) for i, j in pairs]
+        else:
+            if stage == "stem":
+                classes = classes_by_key([(i, stem(hyp[i])) for i in free_h], [(j, stem(ref[j])) for j in free_r])
+                pairs, ok = solve_classes(classes, fixed, budget)
+            else:
+                pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
+            matches += [Match(i, j, stage, _via(stage, hyp[i], ref[j], stem, config)) for i, j in pairs]
+        proven = proven and ok
+        if pairs:
+            fixed += pairs
+            taken_h = {i for i, _ in pairs}
+            taken_r = {j for _, j in pairs}
+            free_h = [i for i in free_h if i not in taken_h]
+            free_r = [j for j in free_r if j not in taken_r]
+    matches.sort(key=_by_hyp)
+    return Alignment(tuple(matches), proven)
+
+
+def _by_hyp(m: Match) -> int:
+    return m.hyp_index
+
+
+def _index(keys_by_position) -> dict[str, list[int]]:
+    index = defaultdict(list)
+    for j, key in keys_by_position:
+        index[key].append(j)
+    return index
+
+
+def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
+    """Hypothesis position -> reference positions the synonym stage may pair it with."""
+    if config.synonym_lookup == "stems":  # NLTK's relation: ref stem is a lemma of a hyp-stem synset
+        stem = resources.stemmer(config.stemmer)
+        by_stem = _index((j, stem(ref[j])) for j in free_r)
+        out = {}
+        for i in free_h:
+            js = {j for name in resources.nltk_synonyms(stem(hyp[i])) for j in by_stem.get(name, ())}
+            if js:
+                out[i] = sorted(js)
+        return out
+    # The paper's relation: the two words share a WordNet synset. Words without synsets
+    # (punctuation, most function words) cannot match here: identical words matched earlier.
+    keys = resources.synsets_of
+    refs = [(j, keys(ref[j])) for j in free_r if keys(ref[j])]
+    out = {}
+    for i in free_h:
+        mine = keys(hyp[i])
+        if mine:
+            js = [j for j, theirs in refs if not mine.isdisjoint(theirs)]
+            if js:
+                out[i] = js
+    return out
+
+
+def _via(stage, h, r, stem, config) -> str:
+    if stage == "exact":
+        return h
+    if stage == "stem":
+        return stem(h)
+    if config.synonym_lookup == "stems":
+        sh, sr = stem(h), stem(r)
+        return resources.synset_with_lemma(sh, sr) or sh
+    return resources.shared_synset(h, r) or h
+
+
+# --- NLTK's greedy aligner, reproduced step by step ------------------------------------------
+
+
+def _greedy_pass(hyp_items, ref_items, related):
+    """NLTK's _match_enums / _enum_wordnetsyn_match: hypothesis right to left, each taking the
+    right-most free reference word it relates to. Items are (original position, current form)."""
+    ref_positions = defaultdict(list)
+    for k, (_, word) in enumerate(ref_items):
+        ref_positions[word].append(k)
+    pairs, used_h, used_r = [], set(), set()
+    for k in range(len(hyp_items) - 1, -1, -1):
+        best_k, best_word = -1, None
+        for word in related(hyp_items[k][1]):
+            positions = ref_positions.get(word)
+            if positions and positions[-1] > best_k:
+                best_k, best_word = positions[-1], word
+        if best_word is not None:
+            ref_positions[best_word].pop()
+            used_h.add(k)
+            used_r.add(best_k)
+            pairs.append((hyp_items[k], ref_items[best_k]))
+    rest_h = [item for k, item in enumerate(hyp_items) if k not in used_h]
+    rest_r = [item for k, item in enumerate(ref_items) if k not in used_r]
+    return pairs, rest_h, rest_r
+
+
+def _align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
+    stem = resources.stemmer(config.stemmer)
+    hyp_items = list(enumerate(hyp))
+    ref_items = list(enumerate(ref))
+    matches = []
+    for stage in config.stages:
+        if stage == "exact":
+            pairs, hyp_items, ref_items = _greedy_pass(hyp_items, ref_items, lambda w: (w,))
+            matches += [Match(h[0], r[0], stage, h[1]) for h, r in pairs]
+        elif stage == "stem":
+            # NLTK's quirk: the left-over words are *replaced* by their stems from here on.
+            hyp_items = [(i, stem(w)) for i, w in hyp_items]
+            ref_items = [(j, stem(w)) for j, w in ref_items]
+            pairs, hyp_items, ref_items = _greedy_pass(hyp_items, ref_items, lambda w: (w,))
+            matches += [Match(h[0], r[0], stage, h[1]) for h, r in pairs]
+        elif config.synonym_lookup == "stems":
+            pairs, hyp_items, ref_items = _greedy_pass(hyp_items, ref_items, resources.nltk_synonyms)
+            matches += [
+                Match(h[0], r[0], stage, resources.synset_with_lemma(h[1], r[1]) or h[1]) for h, r in pairs
+            ]
+        else:  # greedy order, but the paper's relation: the two words share a synset
+            syn_of = {w: resources.synsets_of(w) for _, w in ref_items}
+            related = lambda w: (w, *[x for x, s in syn_of.items() if s & resources.synsets_of(w)])
+            pairs, hyp_items, ref_items = _greedy_pass(hyp_items, ref_items, related)
+            matches += [Match(h[0], r[0], stage, resources.shared_synset(h[1], r[1]) or h[1]) for h, r in pairs]
+    return Alignment(tuple(sorted(matches, key=lambda m: m.hyp_index)), False)

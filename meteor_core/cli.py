@@ -1,0 +1,113 @@
+"""Command line: arguments in, library call, formatting out.
+
+    python -m meteor_core --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk]
+                          [--format text|tsv|jsonl] [--no-synonyms]
+    python -m meteor_core setup        # make WordNet 3.0 available to NLTK
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+
+from .config import MeteorConfig
+from .resources import WordNetMissingError
+from .scorer import CorpusResult, score_corpus
+from .textio import InputError, check_same_length, read_segments
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR scores with explanations.")
+    p.add_argument("--hyp", required=True, help="hypothesis file, one segment a line")
+    p.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
+    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk"])
+    p.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
+    p.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--beta", type=float)
+    p.add_argument("--gamma", type=float)
+    return p
+
+
+def build_config(args) -> MeteorConfig:
+    config = MeteorConfig.preset(args.preset)
+    overrides = {k: getattr(args, k) for k in ("alpha", "beta", "gamma") if getattr(args, k) is not None}
+    if args.no_synonyms:
+        overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
+    return replace(config, **overrides) if overrides else config
+
+
+def format_text(result: CorpusResult) -> str:
+    segs = result.segments
+    mean = sum(s.score for s in segs) / len(segs)
+    unproven = sum(not s.optimal for s in segs)
+    stages = {"exact": 0, "stem": 0, "synonym": 0}
+    for s in segs:
+        for k, v in s.matches_by_stage.items():
+            stages[k] += v
+    lines = [
+        f"METEOR = {result.score:.4f}  ({len(segs)} segments, mean segment score {mean:.4f})",
+        f"  precision {result.precision:.4f}  recall {result.recall:.4f}  fmean {result.fmean:.4f}",
+        f"  matches {result.matches} (exact {stages['exact']}, stem {stages['stem']}, synonym {stages['synonym']})"
+        f"  chunks {result.chunks}  fragmentation {result.fragmentation:.4f}  penalty {result.penalty:.4f}",
+        f"  signature {result.signature}",
+    ]
+    if unproven and "align:optimal" in result.signature:
+        lines.append(f"  note: {unproven} segment(s) hit the search budget; their alignment is not proven optimal")
+    return "\n".join(lines)
+
+
+TSV_COLUMNS = ["segment", "score", "precision", "recall", "fmean", "penalty", "chunks", "matches",
+               "hyp_len", "ref_len", "crossings", "best_reference", "optimal"]
+
+
+def format_tsv(result: CorpusResult) -> str:
+    rows = ["\t".join(TSV_COLUMNS)]
+    for k, s in enumerate(result.segments):
+        values = [k + 1, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks, s.matches,
+                  s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal]
+        rows.append("\t".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in values))
+    c = result
+    rows.append("\t".join(["corpus", f"{c.score:.6f}", f"{c.precision:.6f}", f"{c.recall:.6f}",
+                           f"{c.fmean:.6f}", f"{c.penalty:.6f}", str(c.chunks), str(c.matches),
+                           str(c.stats.hyp_len), str(c.stats.ref_len), "", "", ""]))
+    return "\n".join(rows)
+
+
+def format_jsonl(result: CorpusResult) -> str:
+    lines = [json.dumps(s.to_dict(), ensure_ascii=False) for s in result.segments]
+    lines.append(json.dumps({"corpus": result.to_dict()}, ensure_ascii=False))
+    return "\n".join(lines)
+
+
+FORMATTERS = {"text": format_text, "tsv": format_tsv, "jsonl": format_jsonl}
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["setup"]:
+        from .setup_data import main as setup_main
+        return setup_main()
+    if argv[:1] == ["compare"]:
+        from .compare_cli import main as compare_main
+        return compare_main(argv[1:])
+    args = _parser().parse_args(argv)
+    try:
+        config = build_config(args)
+        hyps = read_segments(args.hyp)
+        refs = [read_segments(path) for path in args.ref]
+        check_same_length({args.hyp: hyps, **{f"{p} (ref {k + 1})": r for k, (p, r) in enumerate(zip(args.ref, refs))}})
+        result = score_corpus(hyps, [list(seg_refs) for seg_refs in zip(*refs)], config)
+    except (InputError, WordNetMissingError, ValueError) as exc:
+        return _fail(str(exc))
+    try:
+        print(FORMATTERS[args.format](result))
+    except BrokenPipeError:  # e.g. piped into head
+        pass
+    return 0

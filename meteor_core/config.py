@@ -1,0 +1,95 @@
+"""All the knobs of a METEOR run, in one immutable object.
+
+Two presets exist: ``meteor2005`` (Banerjee & Lavie 2005, the default) and
+``nltk`` (a faithful copy of ``nltk.translate.meteor_score``, quirks included).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+STAGES = ("exact", "stem", "synonym")
+ALIGNERS = ("optimal", "greedy")
+# Where the synonym stage looks words up: "words" = the surface words (the paper);
+# "stems" = the Porter stems left by the stem stage (what NLTK does).
+SYNONYM_LOOKUPS = ("words", "stems")
+
+
+@dataclass(frozen=True)
+class MeteorConfig:
+    alpha: float = 0.9
+    beta: float = 3.0
+    gamma: float = 0.5
+    stages: tuple[str, ...] = STAGES
+    lowercase: bool = True
+    tokenizer: str = "punct"
+    stemmer: str = "porter"
+    aligner: str = "optimal"
+    synonym_lookup: str = "words"
+    name: str = "meteor2005"
+
+    def __post_init__(self):
+        # Accept lists from JSON/CLI callers but store a hashable tuple (configs are cache keys).
+        object.__setattr__(self, "stages", tuple(self.stages))
+        unknown = [s for s in self.stages if s not in STAGES]
+        if unknown:
+            raise ValueError(f"unknown stage(s) {unknown}; choose from {list(STAGES)}")
+        if list(self.stages) != [s for s in STAGES if s in self.stages]:
+            raise ValueError(f"stages must keep the order {list(STAGES)}")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise ValueError("alpha must be in [0, 1]")
+        if self.beta < 0:
+            raise ValueError("beta must be >= 0")
+        if not 0.0 <= self.gamma <= 1.0:
+            raise ValueError("gamma must be in [0, 1] so that the score stays in [0, 1]")
+        if self.aligner not in ALIGNERS:
+            raise ValueError(f"aligner must be one of {ALIGNERS}")
+        if self.synonym_lookup not in SYNONYM_LOOKUPS:
+            raise ValueError(f"synonym_lookup must be one of {SYNONYM_LOOKUPS}")
+        from .tokenize import TOKENIZERS  # local import: tokenize has no reason to know config
+        if self.tokenizer not in TOKENIZERS:
+            raise ValueError(f"unknown tokenizer {self.tokenizer!r}; choose from {sorted(TOKENIZERS)}")
+        from .resources import STEMMERS
+        if self.stemmer not in STEMMERS:
+            raise ValueError(f"unknown stemmer {self.stemmer!r}; choose from {sorted(STEMMERS)}")
+
+    @classmethod
+    def meteor2005(cls, **overrides) -> "MeteorConfig":
+        """The paper's algorithm: optimal alignment, synonyms of the words themselves."""
+        return replace(cls(), **overrides)
+
+    @classmethod
+    def nltk(cls, **overrides) -> "MeteorConfig":
+        """Reproduces nltk.translate.meteor_score.meteor_score on whitespace tokens."""
+        base = cls(tokenizer="whitespace", aligner="greedy", synonym_lookup="stems", name="nltk")
+        return replace(base, **overrides)
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "MeteorConfig":
+        presets = {"meteor2005": cls.meteor2005, "nltk": cls.nltk}
+        if name not in presets:
+            raise ValueError(f"unknown preset {name!r}; choose from {sorted(presets)}")
+        return presets[name](**overrides)
+
+    @property
+    def uses_synonyms(self) -> bool:
+        return "synonym" in self.stages
+
+    def signature(self) -> str:
+        """A short string that pins down how a score was computed (like sacrebleu's)."""
+        from . import __version__
+        stages = "+".join(self.stages) or "none"
+        return (
+            f"{self.name}|tok:{self.tokenizer}|lc:{'yes' if self.lowercase else 'no'}"
+            f"|stages:{stages}|stem:{self.stemmer}|syn:wn3.0-{self.synonym_lookup}"
+            f"|align:{self.aligner}|a:{self.alpha:g}|b:{self.beta:g}|g:{self.gamma:g}"
+            f"|version:{__version__}"
+        )
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["stages"] = list(self.stages)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "MeteorConfig":
+        return cls(**d)

@@ -1,0 +1,97 @@
+"""Linguistic resources: stemmers and WordNet, loaded once and cached per word.
+
+Matching calls these for every token of every segment, so each lookup is memoised;
+the caches are bounded by the vocabulary, not by the corpus size.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable
+
+
+class WordNetMissingError(RuntimeError):
+    """Raised when the synonym stage is asked for but WordNet 3.0 cannot be loaded."""
+
+
+WORDNET_FIX = (
+    "WordNet 3.0 is not installed where NLTK looks (nltk.data.path / NLTK_DATA). "
+    "Fix: run `python -m meteor_core setup` (it uses nltk.download where the hub is reachable, "
+    "otherwise Debian's wordnet-base), or turn the synonym stage off explicitly "
+    "(stages=('exact', 'stem') or --no-synonyms on the command line)."
+)
+
+
+def _make_stemmer(name: str) -> Callable[[str], str]:
+    if name == "porter":
+        from nltk.stem.porter import PorterStemmer
+        return PorterStemmer().stem  # NLTK's default mode, the one meteor_score uses
+    if name == "porter-original":
+        from nltk.stem.porter import PorterStemmer
+        return PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM).stem
+    if name == "snowball":
+        from nltk.stem.snowball import SnowballStemmer
+        return SnowballStemmer("english").stem
+    raise ValueError(f"unknown stemmer {name!r}")
+
+
+STEMMERS = ("porter", "porter-original", "snowball")
+
+
+@lru_cache(maxsize=None)
+def stemmer(name: str) -> Callable[[str], str]:
+    """A memoised stem function for the named stemmer."""
+    return lru_cache(maxsize=500_000)(_make_stemmer(name))
+
+
+@lru_cache(maxsize=1)
+def wordnet():
+    """The NLTK WordNet reader, loaded; raises WordNetMissingError with the fix if absent."""
+    from nltk.corpus import wordnet as wn
+    try:
+        wn.ensure_loaded()
+        wn.synsets("big")
+    except LookupError as exc:
+        raise WordNetMissingError(WORDNET_FIX) from exc
+    return wn
+
+
+def wordnet_available() -> bool:
+    try:
+        wordnet()
+        return True
+    except WordNetMissingError:
+        wordnet.cache_clear()  # let a later setup be picked up without a restart
+        return False
+
+
+@lru_cache(maxsize=500_000)
+def synsets_of(word: str) -> frozenset[str]:
+    """Names of the synsets a word belongs to (WordNet's morphy finds base forms)."""
+    return frozenset(s.name() for s in wordnet().synsets(word))
+
+
+def shared_synset(a: str, b: str) -> str | None:
+    """A synset both words belong to (the alphabetically first, for a stable answer)."""
+    common = synsets_of(a) & synsets_of(b)
+    return min(common) if common else None
+
+
+@lru_cache(maxsize=500_000)
+def nltk_synonyms(word: str) -> frozenset[str]:
+    """Exactly the set NLTK's meteor_score compares against: one-word lemma names + the word."""
+    names = {
+        lemma.name()
+        for synset in wordnet().synsets(word)
+        for lemma in synset.lemmas()
+        if "_" not in lemma.name()
+    }
+    names.add(word)
+    return frozenset(names)
+
+
+def synset_with_lemma(word: str, lemma_name: str) -> str | None:
+    """The synset of ``word`` that lists ``lemma_name`` (explains an NLTK synonym match)."""
+    for synset in wordnet().synsets(word):
+        if lemma_name in synset.lemma_names():
+            return synset.name()
+    return None

@@ -1,0 +1,203 @@
+"""Segment and corpus scoring: tokens -> alignment -> chunks -> statistics -> score."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, NamedTuple, Sequence
+
+from . import resources
+from .align import Alignment, Match, align
+from .config import MeteorConfig
+from .search import Budget, count_crossings
+from .stats import MeteorStats, Scores, compute
+from .tokenize import tokenize
+
+# A segment's alignment search stops after this long (all stages and references together);
+# the result then says optimal=False. Typical segments take well under a millisecond.
+SEGMENT_SECONDS = 0.25
+
+
+class ChunkSpan(NamedTuple):
+    """A chunk: hypothesis tokens [hyp_start, hyp_end) aligned in order to [ref_start, ref_end)."""
+
+    hyp_start: int
+    hyp_end: int
+    ref_start: int
+    ref_end: int
+
+    @property
+    def size(self) -> int:
+        return self.hyp_end - self.hyp_start
+
+    def to_dict(self) -> dict:
+        return {"hyp_start": self.hyp_start, "hyp_end": self.hyp_end,
+                "ref_start": self.ref_start, "ref_end": self.ref_end}
+
+
+def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
+    """Fewest chunks: maximal runs adjacent and in the same order on both sides."""
+    runs: list[list[int]] = []  # [hyp_start, hyp_end, ref_start, ref_end]
+    for m in sorted(matches, key=lambda m: m.hyp_index):
+        i, j = m.hyp_index, m.ref_index
+        if runs and runs[-1][1] == i and runs[-1][3] == j:
+            runs[-1][1], runs[-1][3] = i + 1, j + 1
+        else:
+            runs.append([i, i + 1, j, j + 1])
+    return [ChunkSpan(*run) for run in runs]
+
+
+@dataclass
+class PairResult:
+    """One hypothesis scored against one reference, with everything that explains the score."""
+
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation: float
+    penalty: float
+    chunks: int
+    matches: int
+    hyp_tokens: list[str]
+    ref_tokens: list[str]
+    alignment: list[Match]
+    chunk_spans: list[ChunkSpan]
+    crossings: int
+    optimal: bool
+    stats: MeteorStats
+
+    @property
+    def matches_by_stage(self) -> dict[str, int]:
+        counts = {"exact": 0, "stem": 0, "synonym": 0}
+        for m in self.alignment:
+            counts[m.stage] += 1
+        return counts
+
+    def to_dict(self) -> dict:
+        return {
+            "score": self.score, "precision": self.precision, "recall": self.recall,
+            "fmean": self.fmean, "fragmentation": self.fragmentation, "penalty": self.penalty,
+            "chunks": self.chunks, "matches": self.matches,
+            "matches_by_stage": self.matches_by_stage,
+            "hyp_tokens": list(self.hyp_tokens), "ref_tokens": list(self.ref_tokens),
+            "alignment": [m.to_dict() for m in self.alignment],
+            "chunk_spans": [c.to_dict() for c in self.chunk_spans],
+            "crossings": self.crossings, "optimal": self.optimal, "stats": self.stats.to_dict(),
+        }
+
+
+@dataclass
+class SegmentResult(PairResult):
+    """The best reference's result, plus every reference's and which one won."""
+
+    best_reference: int = 0
+    per_reference: list[PairResult] = field(default_factory=list)
+    signature: str = ""
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        d["best_reference"] = self.best_reference
+        d["per_reference"] = [r.to_dict() for r in self.per_reference]
+        d["signature"] = self.signature
+        return d
+
+
+@dataclass
+class CorpusResult:
+    score: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation: float
+    penalty: float
+    chunks: int
+    matches: int
+    stats: MeteorStats
+    segments: list[SegmentResult]
+    signature: str
+
+    def to_dict(self, with_segments: bool = False) -> dict:
+        d = {
+            "score": self.score, "precision": self.precision, "recall": self.recall,
+            "fmean": self.fmean, "fragmentation": self.fragmentation, "penalty": self.penalty,
+            "chunks": self.chunks, "matches": self.matches, "stats": self.stats.to_dict(),
+            "segments": len(self.segments), "signature": self.signature,
+        }
+        if with_segments:
+            d["segment_results"] = [s.to_dict() for s in self.segments]
+        return d
+
+
+def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
+    """Display tokens (as typed) and the forms compared (case-folded if asked)."""
+    tokens = tokenize(text, config.tokenizer)
+    return tokens, ([t.lower() for t in tokens] if config.lowercase else tokens)
+
+
+def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> PairResult:
+    alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
+    spans = chunk_spans(alignment.matches)
+    stats = MeteorStats(len(alignment.matches), len(hyp_norm), len(ref_norm), len(spans))
+    s: Scores = compute(stats, config)
+    return PairResult(
+        score=s.score, precision=s.precision, recall=s.recall, fmean=s.fmean,
+        fragmentation=s.fragmentation, penalty=s.penalty, chunks=stats.chunks,
+        matches=stats.matches, hyp_tokens=hyp_tokens, ref_tokens=ref_tokens,
+        alignment=list(alignment.matches), chunk_spans=spans,
+        crossings=count_crossings([(m.hyp_index, m.ref_index) for m in alignment.matches]),
+        optimal=alignment.optimal, stats=stats,
+    )
+
+
+def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig | None = None) -> SegmentResult:
+    """Score one hypothesis against one or more references; the best reference is kept."""
+    config = config or MeteorConfig.meteor2005()
+    if isinstance(references, str):
+        references = [references]
+    if not references:
+        raise ValueError("at least one reference is needed")
+    if config.uses_synonyms:
+        resources.wordnet()  # load (or fail) before the search clock starts
+    hyp_tokens, hyp_norm = _prepare(hypothesis, config)
+    budget = Budget.for_seconds(SEGMENT_SECONDS)
+    per_reference = []
+    for ref in references:
+        ref_tokens, ref_norm = _prepare(ref, config)
+        per_reference.append(score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config, budget))
+    # max() keeps the first of equal scores, as NLTK's max over references does.
+    best = max(range(len(per_reference)), key=lambda k: per_reference[k].score)
+    b = per_reference[best]
+    return SegmentResult(**{f: getattr(b, f) for f in PairResult.__dataclass_fields__},
+                         best_reference=best, per_reference=per_reference, signature=config.signature())
+
+
+def score_corpus(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    config: MeteorConfig | None = None,
+    progress=None,
+) -> CorpusResult:
+    """Score every segment; the corpus score comes from the summed statistics.
+
+    ``references[k]`` holds segment k's references (one or more). ``progress``, if given,
+    is called as progress(done, total) so that a UI can show a bar.
+    """
+    config = config or MeteorConfig.meteor2005()
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference sets")
+    segments = []
+    for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        segments.append(score(hyp, refs, config))
+        if progress and (k % 50 == 0 or k == len(hypotheses) - 1):
+            progress(k + 1, len(hypotheses))
+    return corpus_from_segments(segments, config)
+
+
+def corpus_from_segments(segments: Iterable[SegmentResult], config: MeteorConfig) -> CorpusResult:
+    segments = list(segments)
+    total = sum((s.stats for s in segments), MeteorStats())
+    s = compute(total, config)
+    return CorpusResult(
+        score=s.score, precision=s.precision, recall=s.recall, fmean=s.fmean,
+        fragmentation=s.fragmentation, penalty=s.penalty, chunks=total.chunks,
+        matches=total.matches, stats=total, segments=segments, signature=config.signature(),
+    )
