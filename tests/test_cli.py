@@ -1,0 +1,36 @@
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "meteor_core", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_jsonl_and_text(tmp_path):
+    (tmp_path / "h").write_text("the big dog\nthe cat sat\n")
+    (tmp_path / "r").write_text("the large dog\nthe cat sat\n")
+    out = run("--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r"), "--format", "jsonl")
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(x) for x in out.stdout.splitlines()]
+    assert len(rows) == 3 and "corpus" in rows[-1] and rows[0]["matches"] == 3
+    text = run("--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r"), "--preset", "nltk")
+    assert text.returncode == 0 and "METEOR =" in text.stdout
+    tsv = run("--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r"), "--format", "tsv")
+    assert tsv.stdout.splitlines()[0].startswith("segment\tscore")
+
+
+def test_bad_files(tmp_path):
+    (tmp_path / "h").write_text("a\nb\n")
+    (tmp_path / "r").write_text("a\n")
+    (tmp_path / "bin").write_bytes(b"caf\xe9\n")
+    for args, needle in [
+        (["--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r")], "line counts differ"),
+        (["--hyp", str(tmp_path / "nope"), "--ref", str(tmp_path / "r")], "cannot read"),
+        (["--hyp", str(tmp_path / "bin"), "--ref", str(tmp_path / "bin")], "not UTF-8"),
+    ]:
+        out = run(*args)
+        assert out.returncode != 0 and needle in out.stderr
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1

@@ -1,0 +1,158 @@
+"""Hand-computed METEOR examples, multi-reference choice, corpus aggregation, properties."""
+import itertools
+import json
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from meteor_core import MeteorConfig, score, score_corpus
+from meteor_core.search import Budget, count_crossings, solve_stage
+
+EXACT = MeteorConfig.meteor2005(stages=("exact",))
+
+
+def test_identical_sentence_hand_computed():
+    r = score("the cat sat on the mat", ["the cat sat on the mat"], EXACT)
+    # m=6, P=R=1, Fmean=1, one chunk: penalty = 0.5*(1/6)^3
+    assert r.matches == 6 and r.chunks == 1
+    assert r.penalty == pytest.approx(0.5 / 216)
+    assert r.score == pytest.approx(1 - 0.5 / 216)
+
+
+def test_chunk_penalty_matters():
+    # hyp "a b c d" vs ref "c d a b": m=4, two chunks (a b)(c d)
+    r = score("a b c d", ["c d a b"], EXACT)
+    assert r.matches == 4 and r.chunks == 2 and r.crossings == 4
+    assert r.penalty == pytest.approx(0.5 * (2 / 4) ** 3)
+    assert r.score == pytest.approx(1 * (1 - 0.0625))
+
+
+def test_precision_recall_fmean_hand_computed():
+    # hyp 4 tokens, ref 6 tokens, 3 matches in one chunk
+    r = score("the cat sat down", ["the cat sat on a mat"], EXACT)
+    p, rc = 3 / 4, 3 / 6
+    assert r.precision == pytest.approx(p) and r.recall == pytest.approx(rc)
+    assert r.fmean == pytest.approx(10 * p * rc / (rc + 9 * p))
+    assert r.score == pytest.approx(r.fmean * (1 - 0.5 * (1 / 3) ** 3))
+
+
+def test_synonym_match():
+    r = score("the big dog", ["the large dog"])
+    stages = {m.hyp_index: m.stage for m in r.alignment}
+    assert stages == {0: "exact", 1: "synonym", 2: "exact"}
+    assert r.matches == 3 and r.chunks == 1
+    assert "." in next(m.via for m in r.alignment if m.stage == "synonym")  # a synset name
+
+
+def test_stem_match():
+    r = score("he runs", ["he running"], MeteorConfig.meteor2005(stages=("exact", "stem")))
+    assert [m.stage for m in r.alignment] == ["exact", "stem"] and r.alignment[1].via == "run"
+
+
+def test_optimal_avoids_greedy_crossing():
+    # NLTK pairs words right-to-left greedily; the paper's rule keeps the lines uncrossed.
+    hyp, ref = "the cat saw the dog", "the dog saw a cat"
+    opt = score(hyp, [ref], EXACT)
+    greedy = score(hyp, [ref], MeteorConfig.nltk(stages=("exact",)))
+    assert opt.matches == greedy.matches
+    assert opt.crossings <= greedy.crossings
+
+
+def test_multi_reference_best_choice():
+    r = score("the cat sat", ["a dog ran", "the cat sat"], EXACT)
+    assert r.best_reference == 1 and len(r.per_reference) == 2
+    assert r.score == max(p.score for p in r.per_reference)
+
+
+def test_corpus_aggregates_statistics():
+    hyps, refs = ["a b c", "x y"], [["a b c"], ["y x z"]]
+    c = score_corpus(hyps, refs, EXACT)
+    m, hl, rl, ch = 3 + 2, 3 + 2, 3 + 3, 1 + 2
+    p, r = m / hl, m / rl
+    f = p * r / (0.9 * p + 0.1 * r)
+    assert (c.matches, c.chunks) == (m, ch)
+    assert c.score == pytest.approx(f * (1 - 0.5 * (ch / m) ** 3))
+    assert c.score != pytest.approx(sum(s.score for s in c.segments) / 2)
+
+
+def test_empty_inputs_score_zero():
+    assert score("", ["a b"]).score == 0.0
+    assert score("a b", [""]).score == 0.0
+
+
+def test_results_serialise_to_json():
+    d = score("the big dog", ["the large dog"]).to_dict()
+    assert json.loads(json.dumps(d))["alignment"][1]["stage"] == "synonym"
+
+
+def _brute_force_stage(cands, fixed):
+    edges = [(i, j) for i, js in cands.items() for j in js]
+    best = None
+    for k in range(len(edges), -1, -1):
+        for subset in itertools.combinations(edges, k):
+            if len({i for i, _ in subset}) < k or len({j for _, j in subset}) < k:
+                continue
+            cost = count_crossings(list(subset) + fixed) - count_crossings(fixed)
+            if best is None or cost < best:
+                best = cost
+        if best is not None:
+            return k, best
+    return 0, 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_stage_search_matches_brute_force(data):
+    n_h = data.draw(st.integers(1, 6))
+    n_r = data.draw(st.integers(1, 6))
+    words = data.draw(st.lists(st.sampled_from("abc"), min_size=n_h + n_r, max_size=n_h + n_r))
+    hw, rw = words[:n_h], words[n_h:]
+    cands = {i: [j for j in range(n_r) if rw[j] == hw[i]] for i in range(n_h)}
+    if data.draw(st.booleans()):  # general (non-equivalence) graphs too
+        cands = {i: sorted(set(js) | set(data.draw(st.lists(st.integers(0, n_r - 1), max_size=2))))
+                 for i, js in cands.items()}
+    fixed_h = [i + 10 for i in range(data.draw(st.integers(0, 3)))]
+    fixed = list(zip(fixed_h, data.draw(st.permutations([j + 10 for j in range(len(fixed_h))]))))
+    # fixed pairs interleave: shift them into the middle of the positions
+    fixed = [(x - 10 + n_h // 2 + 0.5, y - 10 + n_r // 2 + 0.5) for x, y in fixed]
+    pairs, proven = solve_stage({i: js for i, js in cands.items() if js}, fixed, Budget.for_seconds(5))
+    k, cost = _brute_force_stage({i: js for i, js in cands.items() if js}, fixed)
+    assert proven
+    assert len(pairs) == k
+    assert len({i for i, _ in pairs}) == k and len({j for _, j in pairs}) == k
+    assert all(j in cands[i] for i, j in pairs)
+    assert count_crossings(pairs + fixed) - count_crossings(fixed) == cost
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["the", "cat", "cats", "a", "big", "large", "runs", "run", "."]), max_size=12),
+       st.lists(st.sampled_from(["the", "cat", "cats", "a", "big", "large", "runs", "run", "."]), max_size=12))
+def test_properties(hyp, ref):
+    h, r = " ".join(hyp), " ".join(ref)
+    res = score(h, [r])
+    greedy = score(h, [r], MeteorConfig.nltk(tokenizer="punct", synonym_lookup="words"))
+    assert 0.0 <= res.score <= 1.0
+    assert len({m.hyp_index for m in res.alignment}) == res.matches
+    assert len({m.ref_index for m in res.alignment}) == res.matches
+    if res.matches:
+        assert 1 <= res.chunks <= res.matches
+        assert res.precision == pytest.approx(res.matches / len(res.hyp_tokens))
+    assert res.matches >= greedy.matches
+    # Fewest crossings is guaranteed per stage; with one stage that is the whole alignment.
+    # (Across stages a tie in an early stage can leave a crossing for a later one.)
+    one = score(h, [r], EXACT)
+    one_greedy = score(h, [r], MeteorConfig.nltk(tokenizer="punct", stages=("exact",)))
+    assert one.matches == one_greedy.matches and one.crossings <= one_greedy.crossings
+    assert score(h, [r]).to_dict() == res.to_dict()  # deterministic
+
+
+def test_pathological_input_is_bounded():
+    import time
+    hyp = " ".join(["the"] * 100 + ["cat", "dog"] * 50)
+    ref = " ".join(["dog", "the", "cat"] * 60 + ["the"] * 20)
+    t = time.perf_counter()
+    r = score(hyp, [ref])
+    assert time.perf_counter() - t < 1.0
+    assert len(r.hyp_tokens) == 200 and r.matches > 0
+    assert isinstance(r.optimal, bool)
