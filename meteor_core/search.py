@@ -49,10 +49,6 @@ def count_crossings(pairs) -> int:
     return crossings
 
 
-def crossings_with(i: int, j: int, fixed: list[Pair]) -> int:
-    return sum(1 for x, y in fixed if (x < i and y > j) or (x > i and y < j))
-
-
 def crossing_counter(fixed: list[Pair]):
     """cost(i, j): how many ``fixed`` pairs the pair (i, j) would cross, by bisection."""
     fixed = sorted(fixed)
