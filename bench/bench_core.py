@@ -1,5 +1,10 @@
 """Segments per second: meteor_core (meteor2005 and nltk presets) vs NLTK's meteor_score,
-measured in the same run on realistic TED segments (15-40 reference tokens). Prints medians."""
+measured in the same run on realistic TED segments (15-40 reference tokens).
+
+Every scorer first sees every segment once (WordNet's and our word caches warm up alike);
+then the scorers take turns, ROUNDS times, and the medians are compared, so that drift of
+a noisy machine hits all of them equally."""
+import argparse
 import statistics
 import sys
 import time
@@ -13,29 +18,40 @@ from meteor_core import MeteorConfig, score  # noqa: E402
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ted-slk-eng"
 
 
-def main():
+def load_pairs(n: int) -> list[tuple[str, str]]:
     ref = (DATA / "ted.ref.eng").read_text().splitlines()
     pairs = [(h, r) for f in ("ted.sys1.eng", "ted.sys2.eng")
              for h, r in zip((DATA / f).read_text().splitlines(), ref) if 15 <= len(r.split()) <= 40]
-    while len(pairs) < 2000:
-        pairs += pairs[: 2000 - len(pairs)]
+    while len(pairs) < n:
+        pairs += pairs[: n - len(pairs)]
+    return pairs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--segments", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    pairs = load_pairs(args.segments)
     c05, cn = MeteorConfig.meteor2005(), MeteorConfig.nltk()
-    for h, r in pairs[:200]:  # warm WordNet and caches for everyone
-        score(h, [r], c05); meteor_score([r.split()], h.split())
-
-    def rate(fn, runs=3):
-        times = []
-        for _ in range(runs):
-            t = time.perf_counter(); fn(); times.append(time.perf_counter() - t)
-        return len(pairs) / statistics.median(times)
-
-    nltk_rate = rate(lambda: [meteor_score([r.split()], h.split()) for h, r in pairs])
-    ours = rate(lambda: [score(h, [r], c05) for h, r in pairs])
-    ours_nltk = rate(lambda: [score(h, [r], cn) for h, r in pairs])
-    print(f"{len(pairs)} segments")
-    print(f"nltk meteor_score   {nltk_rate:8.0f} seg/s")
-    print(f"meteor2005 (optimal){ours:8.0f} seg/s  ratio {ours / nltk_rate:.2f}x")
-    print(f"nltk preset         {ours_nltk:8.0f} seg/s  ratio {ours_nltk / nltk_rate:.2f}x")
+    scorers = {
+        "nltk meteor_score": lambda: [meteor_score([r.split()], h.split()) for h, r in pairs],
+        "meteor2005 (optimal)": lambda: [score(h, [r], c05) for h, r in pairs],
+        "nltk preset (greedy)": lambda: [score(h, [r], cn) for h, r in pairs],
+    }
+    for fn in scorers.values():
+        fn()  # warm-up pass
+    times = {name: [] for name in scorers}
+    for _ in range(args.rounds):
+        for name, fn in scorers.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    rates = {name: len(pairs) / statistics.median(ts) for name, ts in times.items()}
+    base = rates["nltk meteor_score"]
+    print(f"{len(pairs)} segments, median of {args.rounds} interleaved rounds")
+    for name, rate in rates.items():
+        print(f"{name:22s}{rate:8.0f} seg/s  {1e6 / rate:7.1f} us/seg  ratio {rate / base:.2f}x")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ from __future__ import annotations
 import time
 from bisect import bisect_right, insort
 from dataclasses import dataclass, field
+from itertools import combinations
+from math import comb, prod
 
 Pair = tuple[int, int]
 
@@ -192,11 +194,66 @@ def _solve_open(parts, fixed: list[Pair], budget: Budget, cands=None) -> tuple[l
         best = [p for pairs in current for p in pairs]
         if best_cost == floor:
             return best, True
+        exact = _search_part_choices(parts, crossing, best, best_cost)
+        if exact is not None:
+            return exact, True
         cands = {i: list(refs) for hyps, refs, _, _ in parts for i in hyps}
     else:
         best, best_cost = None, float("inf")
         cands = {i: cands[i] for hyps, _, _, _ in parts for i in hyps}
     return _BranchAndBound(cands, parts, fixed, budget, best, best_cost).run()
+
+
+# Above this many monotone choices per part, or combinations over all parts, the part-level
+# search gives way to the token-level branch and bound (which has a node budget).
+MAX_PART_CHOICES = 64
+MAX_COMBINATIONS = 20_000
+
+
+def _search_part_choices(parts, crossing, incumbent: list[Pair], incumbent_cost: int) -> list[Pair] | None:
+    """Exact search over whole-part choices for complete parts (K(a, b): C(max, min) monotone
+    pairings each). Depth-first over parts with cost = crossings with the fixed pairs +
+    crossings between the parts chosen so far, bounded below by each remaining part's cheapest
+    choice. Returns the optimum (the incumbent if nothing beats it), or None when the choice
+    space is too large to enumerate."""
+    sizes = [comb(max(len(h), len(r)), min(len(h), len(r))) for h, r, _, _ in parts]
+    if max(sizes) > MAX_PART_CHOICES or prod(sizes) > MAX_COMBINATIONS:
+        return None
+    choices = []  # per part: [(cost against fixed, pairs)], cheapest first
+    for hyps, refs, _, _ in parts:
+        if len(hyps) >= len(refs):
+            options = [list(zip(pick, refs)) for pick in combinations(hyps, len(refs))]
+        else:
+            options = [list(zip(hyps, pick)) for pick in combinations(refs, len(hyps))]
+        choices.append(sorted((sum(crossing(i, j) for i, j in pairs), pairs) for pairs in options))
+    order = sorted(range(len(parts)), key=lambda p: len(choices[p]))
+    choices = [choices[p] for p in order]
+    rest = [0] * (len(choices) + 1)  # rest[d]: least fixed cost of parts d, d+1, ...
+    for d in range(len(choices) - 1, -1, -1):
+        rest[d] = rest[d + 1] + choices[d][0][0]
+    best_cost, best = incumbent_cost, incumbent
+    picked: list[list[Pair]] = []
+
+    def between(pairs):
+        return sum(1 for earlier in picked for x, y in earlier for i, j in pairs if (x < i) != (y < j))
+
+    def visit(d: int, cost: int) -> None:
+        nonlocal best_cost, best
+        if d == len(choices):
+            if cost < best_cost:
+                best_cost, best = cost, [p for pairs in picked for p in pairs]
+            return
+        for fixed_cost, pairs in choices[d]:
+            if cost + fixed_cost + rest[d + 1] >= best_cost:
+                break  # choices are sorted by fixed cost: the rest cannot do better
+            total = cost + fixed_cost + between(pairs)
+            if total + rest[d + 1] < best_cost:
+                picked.append(pairs)
+                visit(d + 1, total)
+                picked.pop()
+
+    visit(0, 0)
+    return sorted(best)
 
 
 def _plus(crossing, others: list[Pair]):

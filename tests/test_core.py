@@ -156,3 +156,44 @@ def test_pathological_input_is_bounded():
     assert time.perf_counter() - t < 1.0
     assert len(r.hyp_tokens) == 200 and r.matches > 0
     assert isinstance(r.optimal, bool)
+
+
+def _brute_force_classes(classes, fixed):
+    """Least added crossings over every maximum matching of complete bipartite classes."""
+    per_class = []
+    for hyps, refs in classes:
+        k = min(len(hyps), len(refs))
+        per_class.append([list(zip(h, r)) for h in itertools.permutations(hyps, k)
+                          for r in itertools.combinations(refs, k)])
+    base = count_crossings(fixed)
+    return min(count_crossings([p for ps in combo for p in ps] + fixed) - base
+               for combo in itertools.product(*per_class))
+
+
+def test_multi_class_search_matches_brute_force(monkeypatch):
+    """Several repeated words at once (the part-level search and the token branch and bound)."""
+    import random
+    from meteor_core import search
+
+    used = {"parts": 0}
+    real = search._search_part_choices
+
+    def counting(*args):
+        used["parts"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(search, "_search_part_choices", counting)
+    rng = random.Random(7)
+    for _ in range(3000):  # joint choices that beat coordinate descent are rare (~2%)
+        hw = [rng.choice("abcx") for _ in range(rng.randint(3, 8))]
+        rw = [rng.choice("abcy") for _ in range(rng.randint(3, 8))]
+        classes = search.classes_by_key(list(enumerate(hw)), list(enumerate(rw)))
+        if any(len(h) > 3 or len(r) > 3 for h, r in classes):
+            continue  # keep the brute force small
+        n_fixed = rng.randint(0, 5)
+        fixed = [(x + 0.5, y + 0.5) for x, y in zip(rng.sample(range(8), n_fixed), rng.sample(range(8), n_fixed))]
+        pairs, proven = search.solve_classes(classes, fixed, Budget.for_seconds(5))
+        assert proven
+        assert len(pairs) == sum(min(len(h), len(r)) for h, r in classes)
+        assert count_crossings(pairs + fixed) - count_crossings(fixed) == _brute_force_classes(classes, fixed)
+    assert used["parts"] > 10  # the cases that need a joint choice did occur
