@@ -53,12 +53,15 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
         if not free_h or not free_r:
             break
         if stage == "exact":
-            classes = classes_by_key([(i, hyp[i]) for i in free_h], [(j, ref[j]) for j in free_r])
+            if len(free_h) == len(hyp) and len(free_r) == len(ref):  # the usual first stage
+                classes = classes_by_key(free_h, hyp, free_r, ref)
+            else:
+                classes = classes_by_key(free_h, [hyp[i] for i in free_h], free_r, [ref[j] for j in free_r])
             pairs, ok = solve_classes(classes, fixed, budget)
             matches += [Match(i, j, stage, hyp[i]) for i, j in pairs]
         else:
             if stage == "stem":
-                classes = classes_by_key([(i, stem(hyp[i])) for i in free_h], [(j, stem(ref[j])) for j in free_r])
+                classes = classes_by_key(free_h, [stem(hyp[i]) for i in free_h], free_r, [stem(ref[j]) for j in free_r])
                 pairs, ok = solve_classes(classes, fixed, budget)
             else:
                 pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
@@ -99,14 +102,15 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
     keys = resources.synsets_of
-    refs = [(j, keys(ref[j])) for j in free_r if keys(ref[j])]
+    refs = [(j, theirs) for j in free_r if (theirs := keys(ref[j]))]
+    if not refs:
+        return {}
+    anywhere = frozenset().union(*[theirs for _, theirs in refs])  # most words match none: skip them fast
     out = {}
     for i in free_h:
         mine = keys(hyp[i])
-        if mine:
-            js = [j for j, theirs in refs if not mine.isdisjoint(theirs)]
-            if js:
-                out[i] = js
+        if mine and not mine.isdisjoint(anywhere):
+            out[i] = [j for j, theirs in refs if not mine.isdisjoint(theirs)]
     return out
 
 

@@ -6,6 +6,7 @@ Two presets exist: ``meteor2005`` (Banerjee & Lavie 2005, the default) and
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 
 STAGES = ("exact", "stem", "synonym")
 ALIGNERS = ("optimal", "greedy")
@@ -76,14 +77,7 @@ class MeteorConfig:
 
     def signature(self) -> str:
         """A short string that pins down how a score was computed (like sacrebleu's)."""
-        from . import __version__
-        stages = "+".join(self.stages) or "none"
-        return (
-            f"{self.name}|tok:{self.tokenizer}|lc:{'yes' if self.lowercase else 'no'}"
-            f"|stages:{stages}|stem:{self.stemmer}|syn:wn3.0-{self.synonym_lookup}"
-            f"|align:{self.aligner}|a:{self.alpha:g}|b:{self.beta:g}|g:{self.gamma:g}"
-            f"|version:{__version__}"
-        )
+        return _signature(self)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -93,3 +87,15 @@ class MeteorConfig:
     @classmethod
     def from_dict(cls, d: dict) -> "MeteorConfig":
         return cls(**d)
+
+
+@lru_cache(maxsize=256)  # configs are immutable and few; scoring asks for this per segment
+def _signature(config: MeteorConfig) -> str:
+    from . import __version__
+    stages = "+".join(config.stages) or "none"
+    return (
+        f"{config.name}|tok:{config.tokenizer}|lc:{'yes' if config.lowercase else 'no'}"
+        f"|stages:{stages}|stem:{config.stemmer}|syn:wn3.0-{config.synonym_lookup}"
+        f"|align:{config.aligner}|a:{config.alpha:g}|b:{config.beta:g}|g:{config.gamma:g}"
+        f"|version:{__version__}"
+    )

@@ -7,7 +7,7 @@ from typing import Iterable, NamedTuple, Sequence
 from . import resources
 from .align import Alignment, Match, align
 from .config import MeteorConfig
-from .search import Budget, count_crossings
+from .search import Budget, inversions
 from .stats import MeteorStats, Scores, compute
 from .tokenize import tokenize
 
@@ -35,14 +35,22 @@ class ChunkSpan(NamedTuple):
 
 def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     """Fewest chunks: maximal runs adjacent and in the same order on both sides."""
-    runs: list[list[int]] = []  # [hyp_start, hyp_end, ref_start, ref_end]
-    for m in sorted(matches, key=lambda m: m.hyp_index):
+    spans: list[ChunkSpan] = []
+    start = None
+    for m in sorted(matches, key=_hyp_position):
         i, j = m.hyp_index, m.ref_index
-        if runs and runs[-1][1] == i and runs[-1][3] == j:
-            runs[-1][1], runs[-1][3] = i + 1, j + 1
-        else:
-            runs.append([i, i + 1, j, j + 1])
-    return [ChunkSpan(*run) for run in runs]
+        if start is None or i != end_i or j != end_j:
+            if start is not None:
+                spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
+            start = (i, j)
+        end_i, end_j = i + 1, j + 1
+    if start is not None:
+        spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
+    return spans
+
+
+def _hyp_position(m: Match) -> int:
+    return m.hyp_index
 
 
 @dataclass
@@ -143,7 +151,7 @@ def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig,
         fragmentation=s.fragmentation, penalty=s.penalty, chunks=stats.chunks,
         matches=stats.matches, hyp_tokens=hyp_tokens, ref_tokens=ref_tokens,
         alignment=list(alignment.matches), chunk_spans=spans,
-        crossings=count_crossings([(m.hyp_index, m.ref_index) for m in alignment.matches]),
+        crossings=inversions([m.ref_index for m in alignment.matches]),  # matches come in hyp order
         optimal=alignment.optimal, stats=stats,
     )
 
@@ -166,8 +174,8 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     # max() keeps the first of equal scores, as NLTK's max over references does.
     best = max(range(len(per_reference)), key=lambda k: per_reference[k].score)
     b = per_reference[best]
-    return SegmentResult(**{f: getattr(b, f) for f in PairResult.__dataclass_fields__},
-                         best_reference=best, per_reference=per_reference, signature=config.signature())
+    return SegmentResult(**vars(b), best_reference=best, per_reference=per_reference,
+                         signature=config.signature())
 
 
 def score_corpus(

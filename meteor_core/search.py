@@ -42,28 +42,36 @@ class Budget:
 
 def count_crossings(pairs) -> int:
     """Pairs (i, j), (k, l) with i < k and j > l: inversions of the ref order."""
-    seen: list[int] = []
-    crossings = 0
-    for _, j in sorted(pairs):
-        k = bisect_right(seen, j)
-        crossings += len(seen) - k
-        seen.insert(k, j)
-    return crossings
+    return inversions([j for _, j in sorted(pairs)])
+
+
+def inversions(values) -> int:
+    """How many earlier values are greater than a later one."""
+    seen: list = []
+    total = 0
+    for v in values:
+        k = bisect_right(seen, v)
+        total += len(seen) - k
+        seen.insert(k, v)
+    return total
 
 
 def crossing_counter(fixed: list[Pair]):
-    """cost(i, j): how many ``fixed`` pairs the pair (i, j) would cross, by bisection."""
-    fixed = sorted(fixed)
-    xs = [x for x, _ in fixed]
-    sides: dict[int, tuple[list[int], list[int]]] = {}
+    """cost(i, j): how many ``fixed`` pairs the pair (i, j) would cross.
+
+    (i, j) is free, so no fixed pair shares its i or j: with L(i) the fixed pairs left of i,
+    crossings = |L(i)| + #(fixed y < j) - 2·#(L(i) with y < j), two bisections per query."""
+    by_x = sorted(fixed)
+    xs = [x for x, _ in by_x]
+    ys_by_x = [y for _, y in by_x]
+    all_ys = sorted(ys_by_x)
+    lefts: dict[int, list] = {}
 
     def cost(i: int, j: int) -> int:
-        side = sides.get(i)
-        if side is None:
-            k = bisect_right(xs, i)
-            side = sides[i] = (sorted(y for _, y in fixed[:k]), sorted(y for _, y in fixed[k:]))
-        left, right = side
-        return len(left) - bisect_right(left, j) + bisect_right(right, j)
+        left = lefts.get(i)
+        if left is None:
+            left = lefts[i] = sorted(ys_by_x[: bisect_right(xs, i)])
+        return len(left) + bisect_right(all_ys, j) - 2 * bisect_right(left, j)
 
     return cost
 
@@ -107,18 +115,18 @@ def max_matching(cands: dict[int, list[int]]) -> dict[int, int]:
     return {i: j for j, i in match_ref.items()}
 
 
-def classes_by_key(hyp_keys, ref_keys) -> list[tuple[list[int], list[int]]]:
+def classes_by_key(hyp_positions, hyp_keys, ref_positions, ref_keys) -> list[tuple[list[int], list[int]]]:
     """For stages whose relation is equality of a key (word, stem): each key shared by both
-    sides is a complete bipartite component, found by grouping. Arguments are
-    (position, key) pairs in increasing position order; so are the lists returned."""
+    sides is a complete bipartite component, found by grouping. Positions come in increasing
+    order with their keys alongside; so do the lists returned."""
     refs_by_key: dict[str, list[int]] = {}
-    for j, key in ref_keys:
+    for j, key in zip(ref_positions, ref_keys):
         if key in refs_by_key:
             refs_by_key[key].append(j)
         else:
             refs_by_key[key] = [j]
     hyps_by_key: dict[str, list[int]] = {}
-    for i, key in hyp_keys:
+    for i, key in zip(hyp_positions, hyp_keys):
         if key in refs_by_key:
             if key in hyps_by_key:
                 hyps_by_key[key].append(i)

@@ -6,6 +6,7 @@ the scorer (``MeteorConfig.lowercase``) so the drawing can show the original wor
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable
 
 # One pass finds words (inner - ' . kept: "e-mail", "rock'n'roll", "ifidie.net"), numbers,
@@ -42,7 +43,7 @@ def punct(text: str) -> list[str]:
         elif _is_initial(chunk) and k + 1 < len(chunks) and chunks[k + 1][:1].isupper():
             tokens.append(chunk)  # an initial before a name: Derek K. Miller
         else:
-            _split_chunk(chunk, tokens)
+            tokens += _split_chunk(chunk)
     return tokens
 
 
@@ -50,7 +51,9 @@ def _is_initial(chunk: str) -> bool:
     return len(chunk) == 2 and chunk[1] == "." and chunk[0].isupper()
 
 
-def _split_chunk(chunk: str, tokens: list[str]) -> None:
+@lru_cache(maxsize=200_000)  # chunks repeat ("world.", "it's"): split each one once
+def _split_chunk(chunk: str) -> tuple[str, ...]:
+    tokens = []
     for token in _TOKEN_RE.findall(chunk):
         if "'" in token or "’" in token:
             clitic = _CLITIC_RE.search(token)
@@ -58,6 +61,7 @@ def _split_chunk(chunk: str, tokens: list[str]) -> None:
                 tokens += (token[: clitic.start()], token[clitic.start():])
                 continue
         tokens.append(token)
+    return tuple(tokens)
 
 
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {

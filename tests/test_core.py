@@ -187,7 +187,7 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
     for _ in range(3000):  # joint choices that beat coordinate descent are rare (~2%)
         hw = [rng.choice("abcx") for _ in range(rng.randint(3, 8))]
         rw = [rng.choice("abcy") for _ in range(rng.randint(3, 8))]
-        classes = search.classes_by_key(list(enumerate(hw)), list(enumerate(rw)))
+        classes = search.classes_by_key(range(len(hw)), hw, range(len(rw)), rw)
         if any(len(h) > 3 or len(r) > 3 for h, r in classes):
             continue  # keep the brute force small
         n_fixed = rng.randint(0, 5)
