@@ -1,0 +1,40 @@
+"""Tables of one result: every token with its partner, stage and chunk; every reference's score."""
+from __future__ import annotations
+
+import pandas as pd
+
+
+def word_table(result) -> pd.DataFrame:
+    """One row per token of both sentences (candidate first). Chunks are numbered from 1."""
+    chunk_h, chunk_r = {}, {}
+    for k, span in enumerate(result.chunk_spans, start=1):
+        chunk_h.update({i: k for i in range(span.hyp_start, span.hyp_end)})
+        chunk_r.update({j: k for j in range(span.ref_start, span.ref_end)})
+    by_h = {m.hyp_index: m for m in result.alignment}
+    by_r = {m.ref_index: m for m in result.alignment}
+    rows = []
+    for side, tokens, mine, other_tokens, chunks in (
+        ("candidate", result.hyp_tokens, by_h, result.ref_tokens, chunk_h),
+        ("reference", result.ref_tokens, by_r, result.hyp_tokens, chunk_r),
+    ):
+        for k, token in enumerate(tokens):
+            m = mine.get(k)
+            partner = None if m is None else (m.ref_index if side == "candidate" else m.hyp_index)
+            rows.append({
+                "side": side, "position": k, "token": token, "matched": m is not None,
+                "partner": None if m is None else other_tokens[partner],
+                "partner position": partner, "stage": None if m is None else m.stage,
+                "via": None if m is None else m.via, "chunk": chunks.get(k),
+            })
+    df = pd.DataFrame(rows)
+    return df.astype({"partner position": "Int64", "chunk": "Int64"})
+
+
+def reference_table(segment) -> pd.DataFrame:
+    rows = []
+    for k, r in enumerate(segment.per_reference):
+        rows.append({"reference": k + 1, "best": k == segment.best_reference, "score": round(r.score, 4),
+                     "precision": round(r.precision, 4), "recall": round(r.recall, 4),
+                     "fmean": round(r.fmean, 4), "penalty": round(r.penalty, 4), "matches": r.matches,
+                     "chunks": r.chunks, "reference length": len(r.ref_tokens)})
+    return pd.DataFrame(rows)
