@@ -50,6 +50,8 @@ case "$cmd" in
     exec "$VENV/bin/streamlit" run app.py --server.headless true --browser.gatherUsageStats false "$@" ;;
   test)
     setup_python; setup_wordnet; setup_browser
+    # As root the setup can install Chromium, so a missing browser is a failure, not a skip.
+    if [ "$(id -u)" = 0 ]; then export METEOR_REQUIRE_BROWSER=${METEOR_REQUIRE_BROWSER:-1}; fi
     exec "$PY" -m pytest "$@" ;;
   *)
     echo "usage: ./run.sh [app|test|setup] [extra args]" >&2; exit 2 ;;

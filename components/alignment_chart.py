@@ -61,10 +61,10 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
         for ext, start, end, y in ((hext, span.hyp_start, span.hyp_end, HYP_Y), (rext, span.ref_start, span.ref_end, REF_Y)):
             fig.add_shape(type="rect", x0=ext[start][0], x1=ext[end - 1][1], y0=y - 0.07, y1=y + 0.07,
                           fillcolor=fill, line=dict(width=1, color="#8c8c8c"), layer="below", name=f"chunk {k + 1}")
-        fig.add_annotation(x=(hx[span.hyp_start] + hx[span.hyp_end - 1]) / 2, y=HYP_Y - 0.14, text=f"<b>{k + 1}</b>",
-                           showarrow=False, font=dict(size=10, color="#555"), name="chunk-label")
-        fig.add_annotation(x=(rx[span.ref_start] + rx[span.ref_end - 1]) / 2, y=REF_Y + 0.14, text=f"<b>{k + 1}</b>",
-                           showarrow=False, font=dict(size=10, color="#555"), name="chunk-label")
+        for ext, start, y, anchor in ((hext, span.hyp_start, HYP_Y - 0.15, "top"), (rext, span.ref_start, REF_Y + 0.15, "bottom")):
+            fig.add_annotation(x=ext[start][0], y=y, text=f"{k + 1}", showarrow=False, xanchor="left", yanchor=anchor,
+                               font=dict(size=10, color="#333"), bgcolor=fill, bordercolor="#8c8c8c",
+                               borderwidth=1, borderpad=1, name="chunk-label")
 
     # One line trace per (stage, marked) so the legend shows stages; a hover point mid-line.
     groups: dict[tuple[str, bool], list] = {}

@@ -21,7 +21,7 @@ class Term:
     symbol: str
     formula: str
     substituted: str
-    value: float
+    value: float | int
 
 
 def _f(x: float) -> str:
@@ -43,6 +43,8 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
     if m == 0:
         return [
             Term("Matches", "m", "aligned unigram pairs", "0 (no word matched)", 0),
+            Term("Precision", "P", "m / candidate length", f"0 / {h}", 0.0),
+            Term("Recall", "R", "m / reference length", f"0 / {r}", 0.0),
             Term("Score", "METEOR", "0 when nothing matches", "0", 0.0),
         ]
     return [

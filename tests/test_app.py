@@ -1,0 +1,163 @@
+"""The page, driven through streamlit.testing.v1.AppTest: inputs in, numbers and elements out."""
+import pytest
+import streamlit as st
+from nltk.translate.meteor_score import meteor_score
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT
+from meteor_core import MeteorConfig, resources, score
+
+CROSSING = ("the cat sat on the mat", "the cat sat on the mat near the door")
+
+
+@pytest.fixture
+def at():
+    st.cache_data.clear()
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def enter(at, hyp, *refs):
+    at.text_area(key="hyp").input(hyp)
+    for k, r in enumerate(refs):
+        at.text_area(key=f"ref_{k}").input(r)
+    return at.run()
+
+
+def test_default_example_renders_everything(at):
+    assert not at.exception
+    assert metric(at, "METEOR") == "0.9985"
+    assert [t.label for t in at.tabs] == ["Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK"]
+    assert len(at.get("plotly_chart")) == 4  # alignment, waterfall, the two compared alignments
+    assert "Synonym match" in at.info[0].value
+    assert len(at.dataframe) == 4  # terms, stages, words, references
+
+
+def test_typing_a_pair_updates_the_numbers(at):
+    enter(at, *CROSSING)
+    expected = score(*CROSSING)
+    assert metric(at, "METEOR") == f"{expected.score:.4f}"
+    assert metric(at, "Chunks / matches") == "1 / 6"
+    assert "6 matches in 1 chunk(s), 0 crossing line(s)" in at.caption[0].value
+    words = at.dataframe[2].value
+    assert list(words.token[:6]) == "the cat sat on the mat".split()
+
+
+def test_parameters_change_the_score(at):
+    enter(at, "on the mat sat the cat", "the cat sat on the mat")
+    before = float(metric(at, "METEOR"))
+    at.slider(key="gamma").set_value(0.0).run()
+    assert float(metric(at, "Penalty")) == 0.0
+    assert metric(at, "METEOR") == metric(at, "Fmean") and float(metric(at, "METEOR")) > before
+    at.slider(key="beta").set_value(1.0).run()
+    at.slider(key="gamma").set_value(0.5).run()
+    r = score("on the mat sat the cat", ["the cat sat on the mat"], MeteorConfig.meteor2005(beta=1.0))
+    assert metric(at, "METEOR") == f"{r.score:.4f}"
+    at.button[-1].click().run()  # reset to the preset
+    assert at.slider(key="beta").value == 3.0
+
+
+def test_turning_a_stage_off(at):
+    at.checkbox(key="stage_synonym").uncheck().run()
+    r = score("the big dog barked at the postman", ["the large dog barked at the mailman"],
+              MeteorConfig.meteor2005(stages=("exact", "stem")))
+    assert metric(at, "METEOR") == f"{r.score:.4f}" and r.score < 0.9
+    assert at.query_params["stages"] == "exact,stem"
+
+
+def test_nltk_preset_agrees_with_nltk(at):
+    at.selectbox(key="preset").set_value("nltk").run()
+    hyp, ref = "the big dog barked at the postman", "the large dog barked at the mailman"
+    assert metric(at, "METEOR") == f"{meteor_score([ref.split()], hyp.split()):.4f}"
+
+
+def test_several_references_and_switching_the_drawing(at):
+    add = next(b for b in at.button if b.label == "Add reference")
+    add.click().run()
+    assert len(at.text_area) == 3
+    enter(at, "the cat sat on the mat", "a dog ran", "the cat sat on a mat")
+    assert "reference 2" in " ".join(c.value for c in at.caption)
+    refs = at.dataframe[3].value
+    assert list(refs.best) == [False, True]
+    chooser = at.selectbox(key="shown_reference_2")
+    assert chooser.value == 1
+    chooser.set_value(0).run()
+    assert "0 matches" in next(c.value for c in at.caption if "chunk(s)" in c.value)
+    remove = next(b for b in at.button if b.label == "Remove last reference")
+    remove.click().run()
+    assert len(at.text_area) == 2 and not at.exception
+
+
+def test_examples_menu_loads_an_example(at):
+    at.selectbox(key="example").set_value("Stem match").run()
+    assert at.text_area(key="hyp").value == "the children were playing in the gardens"
+    assert "Porter" in at.info[0].value
+
+
+def test_state_comes_from_and_goes_to_the_url():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["hyp"] = "a b c"
+    at.query_params["ref"] = ["a b c", "c b a"]
+    at.query_params["gamma"] = "0.25"
+    at.run()
+    assert at.text_area(key="hyp").value == "a b c" and at.text_area(key="ref_1").value == "c b a"
+    assert at.slider(key="gamma").value == 0.25
+    at.text_area(key="hyp").input("a b").run()
+    assert at.query_params["hyp"] == "a b" and at.query_params["ref"] == ["a b c", "c b a"]
+
+
+def test_bad_url_values_fall_back():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["alpha"] = "lots"
+    at.query_params["beta"] = "99"
+    at.query_params["preset"] = "nonsense"
+    at.run()
+    assert not at.exception
+    assert at.slider(key="alpha").value == 0.9 and at.slider(key="beta").value == 6.0
+
+
+def test_compare_tab_marks_the_differences(at):
+    enter(at, *CROSSING)
+    info = " ".join(i.value for i in at.info)
+    assert "2 match(es) only in meteor2005, 2 only in NLTK" in info
+    assert metric(at, "nltk") == f"{score(*CROSSING, MeteorConfig.nltk()).score:.4f}"
+    enter(at, "Hello, world.", "Hello world.")
+    assert "tokenisations differ" in " ".join(i.value for i in at.info)
+    at.toggle[0].set_value(True).run()
+    assert "tokenisations differ" not in " ".join(i.value for i in at.info)
+
+
+@pytest.mark.parametrize("hyp,ref,message", [
+    ("", "a b", "Enter a candidate"),
+    ("a b", "   ", "Enter at least one reference"),
+    (" ".join(["w"] * 500), "a", "limit"),
+])
+def test_bad_input_warns_and_keeps_the_text(at, hyp, ref, message):
+    enter(at, hyp, ref)
+    assert not at.exception
+    assert any(message in w.value for w in at.warning)
+    assert at.text_area(key="hyp").value == hyp and at.text_area(key="ref_0").value == ref
+
+
+def test_markup_is_shown_as_text(at):
+    enter(at, "<b>bold</b> <script>alert(1)</script>", "bold **stars** [link](http://x)")
+    assert not at.exception
+    assert not at.markdown or all("<script>" not in m.value for m in at.markdown)
+    assert "< script >" in " ".join(at.dataframe[2].value.token)  # shown, as tokens, in the word table
+
+
+def test_missing_wordnet_is_said_clearly(at, monkeypatch):
+    def missing():
+        raise resources.WordNetMissingError(resources.WORDNET_FIX)
+
+    st.cache_data.clear()
+    monkeypatch.setattr(resources, "wordnet", missing)
+    enter(at, "a big dog", "a large dog")
+    assert any("WordNet 3.0 is not installed" in e.value for e in at.error)
+    at.checkbox(key="stage_synonym").uncheck().run()
+    assert not at.error and metric(at, "METEOR")
