@@ -6,7 +6,7 @@ and user text must show as typed, never as markup.
 """
 from __future__ import annotations
 
-from html import escape
+from html import escape as _html_escape
 
 import plotly.graph_objects as go
 
@@ -15,10 +15,16 @@ STAGE_VIA = {"exact": "same word", "stem": "shared stem", "synonym": "WordNet sy
 CHUNK_FILLS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb", "#fcbba1", "#d9d9d9")
 UNMATCHED = "#9e9e9e"
 
+def escape(text: str) -> str:
+    """Plotly decodes &lt; &gt; &amp; but shows &quot; literally: escape only what makes markup."""
+    return _html_escape(text, quote=False)
+
+
 HYP_Y, REF_Y = 1.0, 0.0
 CHAR_PX, GAP_PX = 7.5, 14.0  # label widths at the 13px font used below
 SLOT_PX = 24.0  # spacing per token when labels are turned on their side
 MAX_FLAT_PX = 1100.0  # wider than this and labels are rotated instead of laid flat
+VIEW_PX = 900.0  # wider drawings show this much at a time, at full scale, and pan (range slider)
 
 
 def _layout(tokens: list[str], rotated: bool) -> tuple[list[float], list[tuple[float, float]]]:
@@ -122,19 +128,23 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
                                                                 line=dict(width=1.5, color=colors)),
                                  meta={"role": "tokens", "side": "hyp" if y == HYP_Y else "ref"}))
 
-    width_px = max(max(hext[-1][1] if hext else 0, rext[-1][1] if rext else 0) + 40, 420)
+    natural_px = max(hext[-1][1] if hext else 0, rext[-1][1] if rext else 0) + 40
+    windowed = natural_px > VIEW_PX  # keep one data unit = one pixel, show a window, let it pan
+    width_px = min(max(natural_px, 420), VIEW_PX)
     longest = max((len(t) for t in hyp + ref), default=1)
     label_px = (longest * CHAR_PX * 0.87 + 10) if rotated else 24
     plot_px = 180
-    height = int(plot_px + 2 * label_px + (60 if title else 40))
+    height = int(plot_px + 2 * label_px + (60 if title else 40) + (60 if windowed else 0))
     pad = label_px / plot_px  # data units above and below the rows that the labels need
     fig.update_layout(
         title=dict(text=escape(title), x=0.01) if title else None,
         width=int(width_px + 100), height=height, margin=dict(l=90, r=10, t=50 if title else 30, b=10),
         plot_bgcolor="white", hovermode="closest", dragmode="pan",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right", title_text="stage"),
-        xaxis=dict(visible=False, range=[-10, width_px], fixedrange=False),
+        xaxis=dict(visible=windowed, showticklabels=False, showgrid=False, zeroline=False, range=[-10, width_px - 10],
+                   rangeslider=dict(visible=windowed, thickness=0.08, range=[-10, natural_px])),
         yaxis=dict(visible=False, range=[REF_Y - 0.15 - pad, HYP_Y + 0.15 + pad], fixedrange=True),
+        meta={"windowed": windowed, "natural_px": natural_px},
     )
     for y, label in ((HYP_Y, hyp_label), (REF_Y, ref_label)):
         fig.add_annotation(xref="paper", x=0, y=y, text=escape(label), showarrow=False, xanchor="right",

@@ -92,7 +92,10 @@ def test_long_sentences_rotate_labels_and_keep_them_apart():
     assert len(labels) == 45 and all(a.textangle == -60 for a in labels)
     xs = sorted(a.x for a in labels)
     assert min(b - a for a, b in zip(xs, xs[1:])) >= 20  # no two labels share a slot
-    assert fig.layout.width >= 45 * 20
+    shown = fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0]
+    assert shown <= fig.layout.width - 100  # at most one data unit per pixel: labels stay apart
+    assert fig.layout.meta["windowed"] == (xs[-1] > shown)
+    assert fig.layout.xaxis.rangeslider.visible == fig.layout.meta["windowed"]  # pan along the rest
     short = alignment_figure(score("a cat", ["a cat"], C))
     assert all(a.textangle in (None, 0) for a in short.layout.annotations if a.name == "hyp-token")
 
@@ -103,6 +106,8 @@ def test_user_text_is_escaped_in_the_figure():
     texts = [a.text for a in fig.layout.annotations] + [h for t in fig.data if t.hovertext for h in t.hovertext]
     assert not any("<script>" in t for t in texts)
     assert any("&lt;script&gt;" in t for t in texts)
+    quoted = alignment_figure(score('" say "', ['" say "'], C))
+    assert all("&quot;" not in a.text for a in quoted.layout.annotations)  # Plotly would show it raw
 
 
 def test_marked_pairs_are_dashed():
