@@ -24,7 +24,7 @@ HYP_Y, REF_Y = 1.0, 0.0
 CHAR_PX, GAP_PX = 7.5, 14.0  # label widths at the 13px font used below
 SLOT_PX = 24.0  # spacing per token when labels are turned on their side
 MAX_FLAT_PX = 1100.0  # wider than this and labels are rotated instead of laid flat
-VIEW_PX = 900.0  # wider drawings show this much at a time, at full scale, and pan (range slider)
+VIEW_PX = 800.0  # wider drawings show this much at a time, at full scale, and pan (range slider)
 
 
 def _layout(tokens: list[str], rotated: bool) -> tuple[list[float], list[tuple[float, float]]]:

@@ -1,6 +1,9 @@
 """Reading segment files (one segment a line) with clear errors, for the CLI and the app."""
 from __future__ import annotations
 
+import csv
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # 20 MiB: ~100k segments of typical MT output
@@ -54,3 +57,68 @@ def check_same_length(named: dict[str, list[str]]) -> int:
         detail = ", ".join(f"{name}: {n}" for name, n in counts.items())
         raise InputError(f"line counts differ ({detail}); each line must be one segment")
     return next(iter(counts.values()))
+
+
+# --- one table holding the whole test set (TSV, CSV or JSONL) ---------------------------------
+
+SOURCE_COLUMNS = ("source", "src")
+
+
+@dataclass
+class TestSet:
+    references: list[list[str]]  # per segment, its references
+    systems: dict[str, list[str]]  # system name -> one output per segment
+    sources: list[str] | None = None
+    reference_names: list[str] = field(default_factory=list)
+
+
+def decode_table(data: bytes, name: str) -> TestSet:
+    """A TSV, CSV or JSONL file with columns: source (optional), one or more reference columns
+    (named ref, ref1, reference, ...) and two or more system columns (any other name)."""
+    lines = decode_segments(data, name)  # size, encoding and NUL checks
+    lower = name.lower()
+    if lower.endswith((".jsonl", ".json")):
+        rows = []
+        for k, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{name}: line {k} is not JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{name}: line {k} is not a JSON object")
+            rows.append({str(key): "" if v is None else str(v) for key, v in row.items()})
+        header = list(dict.fromkeys(key for row in rows for key in row))
+    else:
+        delimiter = "\t" if lower.endswith(".tsv") or "\t" in lines[0] else ","
+        reader = csv.reader(lines, delimiter=delimiter)
+        try:
+            header, *records = list(reader)
+        except (csv.Error, ValueError) as exc:
+            raise InputError(f"{name}: cannot parse as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc})") from None
+        header = [h.strip() for h in header]
+        for k, rec in enumerate(records, start=2):
+            if len(rec) != len(header):
+                raise InputError(f"{name}: line {k} has {len(rec)} fields, the header has {len(header)}")
+        rows = [dict(zip(header, rec)) for rec in records]
+    if not rows:
+        raise InputError(f"{name}: no segments (only a header?)")
+    refs = [h for h in header if h.lower().startswith("ref")]
+    sources = [h for h in header if h.lower() in SOURCE_COLUMNS]
+    systems = [h for h in header if h not in refs and h not in sources]
+    if not refs:
+        raise InputError(f"{name}: no reference column; name one 'ref' (or ref1, ref2, ...). Columns: {', '.join(header)}")
+    if len(systems) < 2:
+        raise InputError(f"{name}: needs two or more system columns besides {', '.join(refs + sources)}; "
+                         f"found {len(systems)}")
+    for k, row in enumerate(rows, start=1):
+        missing = [h for h in refs + systems if h not in row]
+        if missing:
+            raise InputError(f"{name}: segment {k} has no value for {', '.join(missing)}")
+    return TestSet(
+        references=[[row[h] for h in refs] for row in rows],
+        systems={h: [row[h] for row in rows] for h in systems},
+        sources=[row[sources[0]] for row in rows] if sources else None,
+        reference_names=refs,
+    )

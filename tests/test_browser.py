@@ -44,3 +44,34 @@ def test_type_a_pair_and_see_the_alignment(server):
         assert sum(paths) == expected.matches
         page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
         assert not errors, errors
+
+
+def test_compare_upload_two_systems_and_open_a_segment(server, tmp_path):
+    ref = ["the cat sat on the mat", "a dog ran in the park", "it is raining today", "we like green tea"]
+    good = ["the cat sat on the mat", "a dog ran in a park", "it rains today", "we like tea"]
+    bad = ["cat the mat", "dog park", "raining it", "tea"]
+    for name, lines in (("ref.txt", ref), ("good.txt", good), ("bad.txt", bad)):
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    with browser_page(height=2400) as (page, errors):
+        page.goto(server + "/compare")
+        page.get_by_text("Upload files (one segment a line)").click()
+        wait_for_run(page)
+        uploaders = page.locator('[data-testid="stFileUploader"]')
+        uploaders.nth(0).locator("input[type=file]").set_input_files(str(tmp_path / "ref.txt"))
+        wait_for_run(page)
+        uploaders.nth(1).locator("input[type=file]").set_input_files([str(tmp_path / "good.txt"), str(tmp_path / "bad.txt")])
+        wait_for_run(page)
+        page.get_by_text("bad.txt − good.txt").first.wait_for(timeout=30_000)
+        # open segment 3 by selecting its row in the segment table (a canvas grid: click the row's cell)
+        grid = page.locator('[data-testid="stDataFrame"]').nth(1)
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        row_height = 35
+        page.mouse.click(box["x"] + 15, box["y"] + row_height * 3 + row_height / 2)  # header + rows 1, 2
+        wait_for_run(page)
+        segment = page.get_by_label("Segment", exact=True)
+        page.wait_for_function("el => el.value === '3'", arg=segment.element_handle(), timeout=15_000)
+        page.get_by_text("Reference: it is raining today").wait_for(timeout=15_000)
+        assert page.locator(".js-plotly-plot").count() >= 5
+        page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
+        assert not errors, errors

@@ -1,0 +1,91 @@
+"""python -m meteor_core compare: corpus table and paired bootstrap for two or more systems.
+
+    python -m meteor_core compare --ref REF [--ref REF2] --sys A.txt --sys B.txt
+                                  [--preset meteor2005|nltk] [--samples 1000] [--seed 12345]
+                                  [--format text|json]
+    python -m meteor_core compare --table testset.tsv      # one TSV/CSV/JSONL with all columns
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .cli import _fail, build_config
+from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from .resources import WordNetMissingError
+from .textio import InputError, check_same_length, decode_table, read_segments
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m meteor_core compare",
+                                description="Compare MT systems: corpus METEOR and paired bootstrap.")
+    p.add_argument("--ref", action="append", help="reference file (repeat for several)")
+    p.add_argument("--sys", action="append", help="system output file (two or more)")
+    p.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
+    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk"])
+    p.add_argument("--no-synonyms", action="store_true")
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--beta", type=float)
+    p.add_argument("--gamma", type=float)
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--format", default="text", choices=["text", "json"])
+    return p
+
+
+def _load(args):
+    if args.table:
+        if args.ref or args.sys:
+            raise InputError("give either --table or --ref/--sys files, not both")
+        path = Path(args.table)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        test_set = decode_table(data, str(path))
+        return test_set.systems, test_set.references
+    if not args.ref or not args.sys or len(args.sys) < 2:
+        raise InputError("need --ref FILE and at least two --sys FILE (or --table FILE)")
+    refs = [read_segments(p) for p in args.ref]
+    systems = {}
+    for path in args.sys:
+        name = Path(path).name
+        while name in systems:  # two files of the same name in different folders
+            name = f"{name}'"
+        systems[name] = read_segments(path)
+    check_same_length({**{f"{p} (ref)": r for p, r in zip(args.ref, refs)}, **systems})
+    return systems, [list(seg) for seg in zip(*refs)]
+
+
+def format_table(rows: list[dict]) -> str:
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    cells = [[c] + [f"{row[c]:.4f}" if isinstance(row.get(c), float) else str(row.get(c, "")) for row in rows]
+             for c in columns]
+    widths = [max(len(x) for x in col) for col in cells]
+    lines = ["  ".join(col[k].ljust(w) for col, w in zip(cells, widths)).rstrip() for k in range(len(rows) + 1)]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        config = build_config(args)
+        systems, references = _load(args)
+        comparison = compare_systems(systems, references, config)
+        names = comparison.names
+        tests = [paired_bootstrap(comparison, names[0], other, args.samples, args.seed) for other in names[1:]]
+    except (InputError, WordNetMissingError, ValueError) as exc:
+        return _fail(str(exc))
+    rows = comparison.corpus_rows()
+    if args.format == "json":
+        print(json.dumps({"segments": comparison.n_segments, "signature": config.signature(), "systems": rows,
+                          "bootstrap": [t.to_dict() for t in tests]}, ensure_ascii=False))
+    else:
+        print(f"{comparison.n_segments} segments, signature {config.signature()}")
+        print(format_table(rows))
+        print()
+        for t in tests:
+            print(t.summary())
+    return 0

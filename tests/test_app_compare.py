@@ -1,0 +1,99 @@
+"""The compare page through AppTest: demo set, uploads, table input, errors, segment view."""
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT
+from meteor_core.textio import MAX_FILE_BYTES
+
+REF = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
+GOOD = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
+BAD = "cat the mat\ndog park\nraining it\n"
+
+
+@pytest.fixture
+def page():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    return at.switch_page("app_pages/compare.py").run()
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def upload_mode(at):
+    return at.radio(key="cmp_source").set_value(at.radio(key="cmp_source").options[1]).run()
+
+
+def test_demo_set_scores_and_compares(page):
+    at = page
+    assert not at.exception
+    corpus = at.dataframe[0].value
+    assert list(corpus.system) == ["sys1", "sys2"] and corpus["segments won"].sum() + corpus.ties[0] == 1200
+    assert metric(at, "sys2 − sys1").startswith("-") and float(metric(at, "p-value")) < 0.05
+    segments = at.dataframe[1].value
+    assert len(segments) == 1200
+    labels = [d.label for d in at.get("download_button")]
+    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)"]
+    assert len(at.get("plotly_chart")) == 3 + 2  # scatter, histogram, length; one drawing per system
+
+
+def test_filters_and_opening_a_segment(page):
+    at = page
+    at.slider(key="cmp_diff_range").set_value((0.2, 1.0)).run()
+    shown = at.dataframe[1].value
+    assert len(shown) > 0 and (shown["sys2 − sys1"] >= 0.2).all()
+    at.text_input(key="cmp_query").input("laughter").run()
+    shown = at.dataframe[1].value
+    texts = shown[["reference", "sys1 output", "sys2 output"]].agg(" ".join, axis=1).str.lower()
+    assert len(shown) > 0 and texts.str.contains("laughter").all()
+    at.number_input(key="cmp_segment").set_value(3).run()
+    assert not at.exception
+    assert metric(at, "sys1") and metric(at, "sys2")
+    assert any("While that might be" in t.value for t in at.text)  # segment 3's reference
+
+
+def test_upload_two_systems(page):
+    at = upload_mode(page)
+    assert any("Upload at least one reference" in w.value for w in at.warning)
+    at.file_uploader(key="cmp_refs").upload("ref.txt", REF.encode()).run()
+    uploader = at.file_uploader(key="cmp_systems")
+    uploader.upload("good.txt", GOOD.encode()).upload("bad.txt", BAD.encode()).run()
+    assert not at.exception and not at.warning
+    corpus = at.dataframe[0].value
+    assert list(corpus.system) == ["good.txt", "bad.txt"]
+    assert list(corpus["segments won"]) == [3, 0]
+    assert metric(at, "bad.txt − good.txt").startswith("-")
+
+
+@pytest.mark.parametrize("files,message", [
+    ([("good.txt", GOOD.encode()), ("short.txt", b"one line\n")], "line counts differ"),
+    ([("good.txt", GOOD.encode()), ("latin1.txt", "caf\xe9\nb\nc\n".encode("latin-1"))], "not UTF-8"),
+    ([("good.txt", GOOD.encode()), ("empty.txt", b"")], "empty"),
+    ([("good.txt", GOOD.encode())], "two or more system"),
+])
+def test_upload_errors_are_messages(page, files, message):
+    at = upload_mode(page)
+    at.file_uploader(key="cmp_refs").upload("ref.txt", REF.encode()).run()
+    uploader = at.file_uploader(key="cmp_systems")
+    for name, data in files:
+        uploader.upload(name, data)
+    at.run()
+    assert not at.exception
+    assert any(message in w.value for w in at.warning)
+
+
+def test_size_limit_is_stated(page):
+    at = upload_mode(page)
+    assert any(f"{MAX_FILE_BYTES // 2**20} MiB" in c.value for c in at.caption)
+
+
+def test_one_table_input(page):
+    at = page.radio(key="cmp_source").set_value(page.radio(key="cmp_source").options[2]).run()
+    rows = "src\tref\tgood\tbad\n" + "".join(f"s\t{r}\t{g}\t{b}\n" for r, g, b in zip(
+        REF.splitlines(), GOOD.splitlines(), BAD.splitlines()))
+    at.file_uploader(key="cmp_table").upload("set.tsv", rows.encode()).run()
+    assert not at.exception and list(at.dataframe[0].value.system) == ["good", "bad"]
+    at.file_uploader(key="cmp_table").upload("set.csv", b"ref,only\na,b\n").run()
+    assert any("two or more system columns" in w.value for w in at.warning)
