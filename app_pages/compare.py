@@ -116,6 +116,9 @@ except WordNetMissingError as exc:
     st.error(str(exc))
     st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
     st.stop()
+except ValueError as exc:  # e.g. a segment over the length limit
+    st.warning(str(exc))
+    st.stop()
 key = _key(systems, references, config)
 names = comparison.names
 

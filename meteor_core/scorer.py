@@ -14,6 +14,13 @@ from .tokenize import tokenize
 # A segment's alignment search stops after this long (all stages and references together);
 # the result then says optimal=False. Typical segments take well under a millisecond.
 SEGMENT_SECONDS = 0.25
+# Longer segments are refused: candidate generation is O(n·m) even when the search is bounded
+# (5,000 tokens a side take ~1.5 s; a 20 MiB one-line file would not finish).
+MAX_SEGMENT_TOKENS = 5_000
+
+
+class SegmentTooLong(ValueError):
+    """A sentence over MAX_SEGMENT_TOKENS tokens."""
 
 
 class ChunkSpan(NamedTuple):
@@ -138,6 +145,8 @@ class CorpusResult:
 def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
     """Display tokens (as typed) and the forms compared (case-folded if asked)."""
     tokens = tokenize(text, config.tokenizer)
+    if len(tokens) > MAX_SEGMENT_TOKENS:
+        raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
     return tokens, ([t.lower() for t in tokens] if config.lowercase else tokens)
 
 
@@ -194,7 +203,10 @@ def score_corpus(
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference sets")
     segments = []
     for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        segments.append(score(hyp, refs, config))
+        try:
+            segments.append(score(hyp, refs, config))
+        except SegmentTooLong as exc:
+            raise SegmentTooLong(f"segment {k + 1}: {exc}") from None
         if progress and (k % 50 == 0 or k == len(hypotheses) - 1):
             progress(k + 1, len(hypotheses))
     return corpus_from_segments(segments, config)

@@ -190,6 +190,8 @@ def _solve_open(parts, fixed: list[Pair], budget: Budget, cands=None) -> tuple[l
         for _ in range(4):
             improved = False
             for k, (hyps, refs, _, _) in enumerate(parts):
+                if time.perf_counter() > budget.deadline:
+                    break
                 others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
                 pairs, _ = _monotone_dp(hyps, refs, _plus(crossing, others))
                 trial = current[:k] + [pairs] + current[k + 1:]
@@ -207,10 +209,20 @@ def _solve_open(parts, fixed: list[Pair], budget: Budget, cands=None) -> tuple[l
             return exact, True
         cands = {i: list(refs) for hyps, refs, _, _ in parts for i in hyps}
     else:
-        best, best_cost = None, float("inf")
         cands = {i: cands[i] for hyps, _, _, _ in parts for i in hyps}
+        # Any maximum matching is a valid incumbent: the search can then stop at its budget.
+        best = sorted(max_matching(cands).items())
+        crossing = crossing_counter(fixed)
+        best_cost = sum(crossing(i, j) for i, j in best) + count_crossings(best)
+    if sum(len(hyps) for hyps, _, _, _ in parts) > MAX_SEARCH_TOKENS or time.perf_counter() > budget.deadline:
+        budget.exhausted = True
+        return best, False
     return _BranchAndBound(cands, parts, fixed, budget, best, best_cost).run()
 
+
+# The branch and bound recurses once per open token; beyond this many it is not tried at all
+# (the incumbent stands, marked not proven).
+MAX_SEARCH_TOKENS = 400
 
 # Above this many monotone choices per part, or combinations over all parts, the part-level
 # search gives way to the token-level branch and bound (which has a node budget).

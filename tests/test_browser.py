@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 def server():
     require_browser()
     with streamlit_server() as (url, proc):
-        yield url
+        yield url, proc
 
 
 def type_into(page, label, text):
@@ -22,6 +22,7 @@ def type_into(page, label, text):
 
 
 def test_type_a_pair_and_see_the_alignment(server):
+    server, _ = server
     hyp, ref = "the big cat sat on the mat", "the large cat was sitting on a mat"
     expected = score(hyp, [ref])
     ARTIFACTS.mkdir(exist_ok=True)
@@ -47,6 +48,7 @@ def test_type_a_pair_and_see_the_alignment(server):
 
 
 def test_compare_upload_two_systems_and_open_a_segment(server, tmp_path):
+    server, _ = server
     ref = ["the cat sat on the mat", "a dog ran in the park", "it is raining today", "we like green tea"]
     good = ["the cat sat on the mat", "a dog ran in a park", "it rains today", "we like tea"]
     bad = ["cat the mat", "dog park", "raining it", "tea"]
@@ -75,3 +77,40 @@ def test_compare_upload_two_systems_and_open_a_segment(server, tmp_path):
         assert page.locator(".js-plotly-plot").count() >= 5
         page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
         assert not errors, errors
+
+
+def _rss_mib(pid: int) -> float:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+SOAK_EDITS = 50
+SOAK_MAX_GROWTH_MIB = 150  # server memory after 50 edits vs after the first 5 (caches warm)
+
+
+def test_soak_fifty_edits(server):
+    url, proc = server
+    with browser_page() as (page, errors):
+        page.goto(url)
+        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        box = page.get_by_label("Candidate translation", exact=True)
+        words = "the big dog barked loudly at a postman near the old red door".split()
+        baseline = None
+        for k in range(SOAK_EDITS):
+            text = " ".join(words[: 3 + k % 10]) + f" edit {k}"
+            box.fill(text)
+            box.press("Control+Enter")
+            wait_for_run(page)
+            if k == 4:
+                baseline = _rss_mib(proc.pid)
+        expected = f"{score(text, ['the large dog barked at the mailman']).score:.4f}"
+        page.wait_for_function(
+            "v => [...document.querySelectorAll('[data-testid=\"stMetricValue\"]')].some(e => e.innerText.trim() === v)",
+            arg=expected, timeout=30_000)
+        growth = _rss_mib(proc.pid) - baseline
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert not errors, errors
+        assert growth < SOAK_MAX_GROWTH_MIB, f"server grew {growth:.0f} MiB over {SOAK_EDITS} edits"
+        print(f"soak: {SOAK_EDITS} edits, server RSS growth {growth:.1f} MiB")
