@@ -12,10 +12,10 @@ from components import alignment_chart, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError, score
-from meteor_core.config import STAGES
+from meteor_core.config import DEFAULT_STAGES as STAGES
 from meteor_core.explain import diff_alignments
 
-PRESETS = ("meteor2005", "nltk")
+PRESETS = ("meteor2005", "nltk", "meteor15")
 DEFAULT = EXAMPLES[0]
 NO_EXAMPLE = "(your own text)"
 
@@ -35,7 +35,7 @@ def _defaults_from_url() -> None:
     preset = q.get("preset", "meteor2005")
     st.session_state.preset = preset if preset in PRESETS else "meteor2005"
     base = MeteorConfig.preset(st.session_state.preset)
-    for name, lo, hi in (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0)):
+    for name, lo, hi in (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0), ("delta", 0.0, 1.0)):
         try:
             value = float(q.get(name, getattr(base, name)))
         except ValueError:
@@ -61,6 +61,7 @@ def _load_example() -> None:
 def _reset_parameters() -> None:
     base = MeteorConfig.preset(st.session_state.preset)
     st.session_state.alpha, st.session_state.beta, st.session_state.gamma = base.alpha, base.beta, base.gamma
+    st.session_state.delta = base.delta
     for stage in STAGES:
         st.session_state[f"stage_{stage}"] = stage in base.stages
 
@@ -80,6 +81,7 @@ def _mirror_to_url(hyp: str, refs: list[str], config: MeteorConfig) -> None:
     st.query_params.from_dict({
         "hyp": hyp, "ref": refs, "preset": st.session_state.preset,
         "alpha": f"{config.alpha:g}", "beta": f"{config.beta:g}", "gamma": f"{config.gamma:g}",
+        **({"delta": f"{config.delta:g}"} if config.scoring == "meteor1x" else {}),
         "stages": ",".join(config.stages),
     })
 
@@ -94,10 +96,14 @@ with st.sidebar:
                  on_change=_load_example, help="Each example shows one thing METEOR does.")
     st.selectbox("Preset", PRESETS, key="preset", on_change=_reset_parameters,
                  help="meteor2005: the paper's optimal alignment. nltk: a faithful copy of "
-                      "nltk.translate.meteor_score (whitespace tokens, greedy alignment).")
+                      "nltk.translate.meteor_score (whitespace tokens, greedy alignment). meteor15: "
+                      "Meteor 1.5's English defaults (weighted matches, δ, its beam aligner).")
     st.slider("α (recall weight in Fmean)", 0.0, 1.0, step=0.05, key="alpha")
-    st.slider("β (penalty exponent)", 0.0, 6.0, step=0.25, key="beta")
+    st.slider("β (penalty exponent)", 0.0, 6.0, step=0.05, key="beta")
     st.slider("γ (maximum penalty)", 0.0, 1.0, step=0.05, key="gamma")
+    if st.session_state.preset == "meteor15":
+        st.slider("δ (content-word weight)", 0.0, 1.0, step=0.05, key="delta",
+                  help="Meteor 1.x: content words count δ, function words 1 − δ.")
     st.caption("Stages")
     for stage in STAGES:
         st.checkbox(stage, key=f"stage_{stage}")
@@ -117,7 +123,8 @@ right.button("Remove last reference", on_click=_remove_reference, disabled=st.se
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
 config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alpha,
-                             beta=st.session_state.beta, gamma=st.session_state.gamma, stages=stages)
+                             beta=st.session_state.beta, gamma=st.session_state.gamma, stages=stages,
+                             **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}))
 _mirror_to_url(hyp, refs, config)
 
 errors, warnings = check_pair(hyp, refs)

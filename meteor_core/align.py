@@ -36,6 +36,9 @@ def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget |
         resources.wordnet()  # fail loudly, before any work, when WordNet is missing
     if config.aligner == "greedy":
         return _align_greedy(hyp, ref, config)
+    if config.aligner == "meteor-beam":
+        from .beam import align_meteor_beam  # imports this module: resolve at call time
+        return align_meteor_beam(hyp, ref, config)
     return _align_optimal(hyp, ref, config, budget or Budget.for_seconds(0.5))
 
 

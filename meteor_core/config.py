@@ -8,11 +8,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
-STAGES = ("exact", "stem", "synonym")
-ALIGNERS = ("optimal", "greedy")
+STAGES = ("exact", "stem", "synonym", "paraphrase")
+DEFAULT_STAGES = ("exact", "stem", "synonym")
+ALIGNERS = ("optimal", "greedy", "meteor-beam")
 # Where the synonym stage looks words up: "words" = the surface words (the paper);
 # "stems" = the Porter stems left by the stem stage (what NLTK does).
 SYNONYM_LOOKUPS = ("words", "stems")
+SCORINGS = ("2005", "meteor1x")
+FUNCTION_WORD_LISTS = ("none", "meteor-en")
 
 
 @dataclass(frozen=True)
@@ -20,17 +23,24 @@ class MeteorConfig:
     alpha: float = 0.9
     beta: float = 3.0
     gamma: float = 0.5
-    stages: tuple[str, ...] = STAGES
+    stages: tuple[str, ...] = DEFAULT_STAGES
     lowercase: bool = True
     tokenizer: str = "punct"
     stemmer: str = "porter"
     aligner: str = "optimal"
     synonym_lookup: str = "words"
     name: str = "meteor2005"
+    # Meteor 1.x terms (used when scoring == "meteor1x"): content-word weight δ, one weight per
+    # stage (STAGES order), and the function-word list that tells content from function words.
+    scoring: str = "2005"
+    delta: float = 1.0
+    module_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
+    function_words: str = "none"
 
     def __post_init__(self):
         # Accept lists from JSON/CLI callers but store a hashable tuple (configs are cache keys).
         object.__setattr__(self, "stages", tuple(self.stages))
+        object.__setattr__(self, "module_weights", tuple(float(w) for w in self.module_weights))
         unknown = [s for s in self.stages if s not in STAGES]
         if unknown:
             raise ValueError(f"unknown stage(s) {unknown}; choose from {list(STAGES)}")
@@ -42,6 +52,16 @@ class MeteorConfig:
             raise ValueError("beta must be >= 0")
         if not 0.0 <= self.gamma <= 1.0:
             raise ValueError("gamma must be in [0, 1] so that the score stays in [0, 1]")
+        if self.scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {SCORINGS}")
+        if not 0.0 <= self.delta <= 1.0:
+            raise ValueError("delta must be in [0, 1]")
+        if len(self.module_weights) != len(STAGES) or any(w < 0 for w in self.module_weights):
+            raise ValueError(f"module_weights needs {len(STAGES)} weights >= 0 ({', '.join(STAGES)})")
+        if self.function_words not in FUNCTION_WORD_LISTS:
+            raise ValueError(f"function_words must be one of {FUNCTION_WORD_LISTS}")
+        if "paraphrase" in self.stages:
+            raise ValueError("the paraphrase stage is not available yet")
         if self.aligner not in ALIGNERS:
             raise ValueError(f"aligner must be one of {ALIGNERS}")
         if self.synonym_lookup not in SYNONYM_LOOKUPS:
@@ -65,8 +85,18 @@ class MeteorConfig:
         return replace(base, **overrides)
 
     @classmethod
+    def meteor15(cls, **overrides) -> "MeteorConfig":
+        """Meteor 1.5's English defaults for its ranking task (Denkowski & Lavie 2014): α 0.85,
+        β 0.2, γ 0.6, δ 0.75, module weights exact 1.0, stem 0.6, synonym 0.8 (paraphrase 0.6),
+        Snowball stems, its function-word list, and its -norm tokenisation with lowercasing."""
+        base = cls(alpha=0.85, beta=0.2, gamma=0.6, delta=0.75, module_weights=(1.0, 0.6, 0.8, 0.6),
+                   scoring="meteor1x", function_words="meteor-en", stemmer="snowball",
+                   tokenizer="meteor-norm", aligner="meteor-beam", name="meteor15")
+        return replace(base, **overrides)
+
+    @classmethod
     def preset(cls, name: str, **overrides) -> "MeteorConfig":
-        presets = {"meteor2005": cls.meteor2005, "nltk": cls.nltk}
+        presets = {"meteor2005": cls.meteor2005, "nltk": cls.nltk, "meteor15": cls.meteor15}
         if name not in presets:
             raise ValueError(f"unknown preset {name!r}; choose from {sorted(presets)}")
         return presets[name](**overrides)
@@ -82,6 +112,7 @@ class MeteorConfig:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["stages"] = list(self.stages)
+        d["module_weights"] = list(self.module_weights)
         return d
 
     @classmethod
@@ -97,5 +128,7 @@ def _signature(config: MeteorConfig) -> str:
         f"{config.name}|tok:{config.tokenizer}|lc:{'yes' if config.lowercase else 'no'}"
         f"|stages:{stages}|stem:{config.stemmer}|syn:wn3.0-{config.synonym_lookup}"
         f"|align:{config.aligner}|a:{config.alpha:g}|b:{config.beta:g}|g:{config.gamma:g}"
-        f"|version:{__version__}"
+        + (f"|d:{config.delta:g}|w:{','.join(f'{w:g}' for w in config.module_weights[:len(config.stages)])}"
+           f"|fw:{config.function_words}" if config.scoring == "meteor1x" else "")
+        + f"|version:{__version__}"
     )

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .align import Match
-from .config import MeteorConfig
-from .scorer import PairResult, chunk_spans
-from .stats import MeteorStats, compute
+from .config import STAGES, MeteorConfig
+from .scorer import PairResult, chunk_spans, pair_stats
+from .stats import compute, weighted_matches
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
     a, b, g = config.alpha, config.beta, config.gamma
     by_stage = ", ".join(f"{k} {v}" for k, v in result.matches_by_stage.items() if v) or "none"
     P, R, F = result.precision, result.recall, result.fmean
-    if a == 0.9:
+    if a == 0.9 and config.scoring != "meteor1x":
         fmean_formula = "10·P·R / (R + 9·P)"
         fmean_numbers = f"10·{_f(P)}·{_f(R)} / ({_f(R)} + 9·{_f(P)})"
     else:
@@ -47,14 +47,41 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
             Term("Recall", "R", "m / reference length", f"0 / {r}", 0.0),
             Term("Score", "METEOR", "0 when nothing matches", "0", 0.0),
         ]
-    return [
-        Term("Matches", "m", "aligned unigram pairs", f"{m} ({by_stage})", m),
-        Term("Precision", "P", "m / candidate length", f"{m} / {h}", P),
-        Term("Recall", "R", "m / reference length", f"{m} / {r}", R),
+    if config.scoring == "meteor1x":
+        d, w = config.delta, config.module_weights
+        hyp_m, hyp_l, ref_m, ref_l = weighted_matches(result.stats, config)
+        st_ = result.stats
+        weights = ", ".join(f"{stage} {w[k]:g}" for k, stage in enumerate(STAGES) if stage in config.stages)
+        per_stage = " + ".join(f"{w[k]:g}·({d:g}·{st_.hyp_content_matches[k]} + {1 - d:g}·{st_.hyp_function_matches[k]})"
+                               for k, stage in enumerate(STAGES) if stage in config.stages)
+        per_stage_r = " + ".join(f"{w[k]:g}·({d:g}·{st_.ref_content_matches[k]} + {1 - d:g}·{st_.ref_function_matches[k]})"
+                                 for k, stage in enumerate(STAGES) if stage in config.stages)
+        head = [
+            Term("Matches", "m", "aligned unigram pairs", f"{m} ({by_stage})", m),
+            Term("Module weights", "w", "per stage", weights, 0.0),
+            Term("Content weight", "δ", "content words count δ, function words 1 − δ", f"δ = {d:g}", d),
+            Term("Weighted candidate matches", "m_h", "Σ w·(δ·content + (1−δ)·function) matched", per_stage, hyp_m),
+            Term("Weighted candidate length", "|h|", "δ·content + (1−δ)·function words",
+                 f"{d:g}·{h - st_.hyp_function} + {1 - d:g}·{st_.hyp_function}", hyp_l),
+            Term("Weighted reference matches", "m_r", "Σ w·(δ·content + (1−δ)·function) matched", per_stage_r, ref_m),
+            Term("Weighted reference length", "|r|", "δ·content + (1−δ)·function words",
+                 f"{d:g}·{r - st_.ref_function} + {1 - d:g}·{st_.ref_function}", ref_l),
+            Term("Precision", "P", "m_h / |h|", f"{_f(hyp_m)} / {_f(hyp_l)}", P),
+            Term("Recall", "R", "m_r / |r|", f"{_f(ref_m)} / {_f(ref_l)}", R),
+        ]
+    else:
+        head = [
+            Term("Matches", "m", "aligned unigram pairs", f"{m} ({by_stage})", m),
+            Term("Precision", "P", "m / candidate length", f"{m} / {h}", P),
+            Term("Recall", "R", "m / reference length", f"{m} / {r}", R),
+        ]
+    perfect = config.scoring == "meteor1x" and c == 1 and m == h == r
+    return head + [
         Term("Fmean", "Fmean", fmean_formula, fmean_numbers, F),
         Term("Chunks", "c", "fewest runs adjacent and in order on both sides", f"{c}", c),
         Term("Fragmentation", "c/m", "chunks / matches", f"{c} / {m}", result.fragmentation),
-        Term("Penalty", "Pen", "γ·(c/m)^β", f"{g:g}·{_f(result.fragmentation)}^{b:g}", result.penalty),
+        Term("Penalty", "Pen", "γ·(c/m)^β" + (" (0: identical sentences, as in Meteor 1.5)" if perfect else ""),
+             f"{g:g}·{_f(result.fragmentation)}^{b:g}", result.penalty),
         Term("Score", "METEOR", "Fmean·(1 − Pen)", f"{_f(F)}·(1 − {_f(result.penalty)})", result.score),
     ]
 
@@ -71,11 +98,12 @@ class StageContribution:
 
 def stage_contributions(result: PairResult, config: MeteorConfig) -> list[StageContribution]:
     out, kept, previous = [], [], 0.0
+    hyp, ref = (([t.lower() for t in ts] if config.lowercase else ts) for ts in (result.hyp_tokens, result.ref_tokens))
     for stage in config.stages:
         added = [m for m in result.alignment if m.stage == stage]
         kept += added
         chunks = len(chunk_spans(kept))
-        s = compute(MeteorStats(len(kept), len(result.hyp_tokens), len(result.ref_tokens), chunks), config).score
+        s = compute(pair_stats(kept, hyp, ref, chunks, config), config).score
         out.append(StageContribution(stage, len(added), len(kept), chunks, s, s - previous))
         previous = s
     return out

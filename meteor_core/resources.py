@@ -6,6 +6,7 @@ the caches are bounded by the vocabulary, not by the corpus size.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 
@@ -95,3 +96,28 @@ def synset_with_lemma(word: str, lemma_name: str) -> str | None:
         if lemma_name in synset.lemma_names():
             return synset.name()
     return None
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@lru_cache(maxsize=None)
+def function_words(name: str) -> frozenset[str]:
+    """A function-word list by name ("none", or "meteor-en": Meteor 1.5's English list)."""
+    if name == "none":
+        return frozenset()
+    if name == "meteor-en":
+        return frozenset((DATA / "meteor15-function-words-en.txt").read_text(encoding="utf-8").split())
+    raise ValueError(f"unknown function-word list {name!r}")
+
+
+@lru_cache(maxsize=1)
+def nonbreaking_prefixes() -> dict[str, int]:
+    """Moses/Meteor non-breaking prefixes: 1 = always keeps its dot, 2 = only before a number."""
+    out = {}
+    for line in (DATA / "meteor15-nonbreaking-prefixes-en.txt").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, flag = line.partition(" ")
+            out[word] = 2 if "#NUMERIC_ONLY#" in flag else 1
+    return out

@@ -6,7 +6,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from . import resources
 from .align import Alignment, Match, align
-from .config import MeteorConfig
+from .config import STAGES, MeteorConfig
 from .search import Budget, inversions
 from .stats import MeteorStats, Scores, compute
 from .tokenize import tokenize
@@ -150,10 +150,29 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
     return tokens, ([t.lower() for t in tokens] if config.lowercase else tokens)
 
 
+def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorStats:
+    """The sufficient statistics of an alignment of the normalised tokens ``hyp``, ``ref``; for
+    Meteor 1.x also the function words per side and the matched words per stage and kind."""
+    if config.scoring != "meteor1x":
+        return MeteorStats(len(matches), len(hyp), len(ref), chunks)
+    fw = resources.function_words(config.function_words)
+    counts = {key: [0] * len(STAGES) for key in ("hc", "hf", "rc", "rf")}
+    for m in matches:
+        s = STAGES.index(m.stage)
+        counts["hf" if hyp[m.hyp_index] in fw else "hc"][s] += 1
+        counts["rf" if ref[m.ref_index] in fw else "rc"][s] += 1
+    return MeteorStats(
+        len(matches), len(hyp), len(ref), chunks,
+        hyp_function=sum(t in fw for t in hyp), ref_function=sum(t in fw for t in ref),
+        hyp_content_matches=tuple(counts["hc"]), hyp_function_matches=tuple(counts["hf"]),
+        ref_content_matches=tuple(counts["rc"]), ref_function_matches=tuple(counts["rf"]),
+    )
+
+
 def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> PairResult:
     alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
     spans = chunk_spans(alignment.matches)
-    stats = MeteorStats(len(alignment.matches), len(hyp_norm), len(ref_norm), len(spans))
+    stats = pair_stats(alignment.matches, hyp_norm, ref_norm, len(spans), config)
     s: Scores = compute(stats, config)
     return PairResult(
         score=s.score, precision=s.precision, recall=s.recall, fmean=s.fmean,

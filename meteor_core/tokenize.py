@@ -75,3 +75,66 @@ def tokenize(text: str, name: str) -> list[str]:
         return TOKENIZERS[name](text)
     except KeyError:
         raise ValueError(f"unknown tokenizer {name!r}; choose from {sorted(TOKENIZERS)}") from None
+
+
+# --- Meteor 1.5's -norm (the Moses tokenizer rules it ports) ----------------------------------
+
+_ALPHA = "A-Za-zŠŽšžŸÀ-ÖØ-öø-žЀ-ӿԀ-ԧꙀ-ꙮ꙾-ꚗᴀ-ᵿ"  # the letter ranges of Meteor's Normalizer
+_ALNUM = "0-9" + _ALPHA
+_NORM_STEPS = [
+    (re.compile(rf"([^{_ALNUM}\s.'`,\-‘’])"), r" \1 "),  # split off every other symbol
+    (re.compile(r"\.([.]+)"), r" DOTMULTI\1"),  # protect "..."
+    (re.compile(r"([^\d]),([^\d])"), r"\1 , \2"),  # commas, except inside numbers
+    (re.compile(r"(\d),([^\d])"), r"\1 , \2"),
+    (re.compile(r"([^\d]),(\d)"), r"\1 , \2"),
+    (re.compile(r"[`‘’]"), "'"),  # quote and dash normalisation
+    (re.compile(r"[“”]|''"), ' " '),
+    (re.compile("–"), "-"),
+    (re.compile(rf"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),  # English apostrophes
+    (re.compile(rf"([^{_ALPHA}\d])'([{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(rf"([{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(rf"([{_ALPHA}])'([{_ALPHA}])"), r"\1 '\2"),
+    (re.compile(r"(\d)'(s)"), r"\1 '\2"),
+]
+
+
+def meteor_norm(text: str) -> list[str]:
+    """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere)."""
+    from .resources import nonbreaking_prefixes
+
+    text = " " + " ".join(text.split()) + " "
+    for pattern, replacement in _NORM_STEPS[:2]:
+        text = pattern.sub(replacement, text)
+    while "DOTMULTI." in text:
+        text = re.sub(r"DOTMULTI\.([^.])", r"DOTDOTMULTI \1", text)
+        text = text.replace("DOTMULTI.", "DOTDOTMULTI")
+    for pattern, replacement in _NORM_STEPS[2:]:
+        text = pattern.sub(replacement, text)
+    words = text.split()
+    prefixes = nonbreaking_prefixes()
+    out = []
+    for k, word in enumerate(words):
+        if word.endswith(".") and len(word) > 1:
+            pre = word[:-1]
+            following = words[k + 1] if k + 1 < len(words) else ""
+            keep = ("." in pre and re.search(f"[{_ALPHA}]", pre)) or prefixes.get(pre) == 1 \
+                or (following[:1].islower())
+            keep = keep or (prefixes.get(pre) == 2 and following[:1].isdigit())
+            if not keep:
+                out += [pre, "."]
+                continue
+        out.append(word)
+    return _restore_dots(out)
+
+
+def _restore_dots(words: list[str]) -> list[str]:
+    # "DOTDOTMULTI" stands for one more "." than "DOTMULTI": expand them back to dots.
+    out = []
+    for w in words:
+        while "DOTDOTMULTI" in w:
+            w = w.replace("DOTDOTMULTI", "DOTMULTI.")
+        out.append(w.replace("DOTMULTI", "."))
+    return out
+
+
+TOKENIZERS["meteor-norm"] = meteor_norm

@@ -161,3 +161,16 @@ def test_missing_wordnet_is_said_clearly(at, monkeypatch):
     assert any("WordNet 3.0 is not installed" in e.value for e in at.error)
     at.checkbox(key="stage_synonym").uncheck().run()
     assert not at.error and metric(at, "METEOR")
+
+
+def test_meteor15_preset_shows_the_1x_terms(at):
+    at.selectbox(key="preset").set_value("meteor15").run()
+    assert not at.exception
+    hyp, ref = "the big dog barked at the postman", "the large dog barked at the mailman"
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15()).score:.4f}"
+    assert at.slider(key="beta").value == 0.2 and at.slider(key="delta").value == 0.75
+    terms = at.dataframe[0].value
+    assert {"δ", "m_h", "|h|", "w"} <= set(terms.symbol)
+    at.slider(key="delta").set_value(0.5).run()
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(delta=0.5)).score:.4f}"
+    assert at.query_params["delta"] == "0.5"
