@@ -1,6 +1,7 @@
 """METEOR Explorer, the Streamlit entry point: `streamlit run app.py` (or ./run.sh app).
 
-Two pages: explore one candidate against its references, and compare systems over a test set.
+Three pages: explore one candidate against its references, compare systems over a test set, and
+see why two METEOR configurations give different scores.
 """
 import sys
 from pathlib import Path
@@ -13,5 +14,6 @@ st.set_page_config(page_title="METEOR Explorer", layout="wide")
 page = st.navigation([
     st.Page("app_pages/explore.py", title="Explore a pair", icon=":material/compare_arrows:", default=True),
     st.Page("app_pages/compare.py", title="Compare systems", icon=":material/leaderboard:"),
+    st.Page("app_pages/difference.py", title="Why two METEORs differ", icon=":material/difference:"),
 ])
 page.run()

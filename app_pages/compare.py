@@ -1,5 +1,6 @@
 """Compare systems over a test set: corpus table, paired bootstrap, segment table with filters,
-charts, and any segment opened in the pair view for every system on the same reference."""
+charts, any segment opened in the pair view for every system on the same reference, and the
+difference waterfall of one system's corpus score under two configurations."""
 from __future__ import annotations
 
 import hashlib
@@ -198,3 +199,29 @@ for n, (name, pair) in enumerate(pairs.items()):
         st.text(systems[name][k])
 for n, (name, pair) in enumerate(pairs.items()):  # full width, one above the other: long sentences stay readable
     st.plotly_chart(alignment_figure(pair, title=name, hyp_label=name), key=f"cmp_pair_{n}", width="content")
+
+# --- the corpus score of one system under two configurations ----------------------------------
+
+st.subheader("Why would another METEOR give this system a different corpus score?")
+w1, w2, w3 = st.columns(3)
+w_system = w1.selectbox("System", names, key="cmp_w_system")
+w_a = w2.selectbox("Configuration A", ("nltk", "meteor15", "meteor2005"), key="cmp_w_a")
+w_b = w3.selectbox("Configuration B", ("meteor15", "nltk", "meteor2005"), key="cmp_w_b")
+w_key = (key, w_system, w_a, w_b)
+if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
+    from meteor_core.difference import explain_corpus_difference
+
+    with st.spinner("Walking from A to B…"):
+        try:
+            st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
+                systems[w_system], references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b)))
+        except WordNetMissingError as exc:
+            st.error(str(exc))
+saved = st.session_state.get("cmp_waterfall")
+if saved and saved[0] == w_key:
+    from components.difference_views import steps_table, waterfall_figure
+
+    difference = saved[1]
+    st.info(difference.summary())
+    st.plotly_chart(waterfall_figure(difference), key="cmp_w_chart")
+    st.dataframe(steps_table(difference), hide_index=True, key="cmp_w_steps")

@@ -20,9 +20,10 @@ from .scorer import (  # noqa: E402
     score_corpus,
 )
 from .stats import MeteorStats  # noqa: E402
+from .difference import explain_corpus_difference, explain_difference  # noqa: E402
 
 __all__ = [
     "Alignment", "ChunkSpan", "CorpusResult", "Match", "MeteorConfig", "MeteorStats",
     "PairResult", "SegmentResult", "WordNetMissingError", "corpus_from_segments",
-    "score", "score_corpus", "wordnet_available",
+    "explain_corpus_difference", "explain_difference", "score", "score_corpus", "wordnet_available",
 ]

@@ -3,6 +3,8 @@
     python -m meteor_core --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk]
                           [--format text|tsv|jsonl] [--no-synonyms]
     python -m meteor_core setup        # make WordNet 3.0 available to NLTK
+    python -m meteor_core compare ...  # systems side by side (see compare_cli.py)
+    python -m meteor_core explain ...  # why two configurations disagree (see difference_cli.py)
 """
 from __future__ import annotations
 
@@ -94,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["setup"]:
         from .setup_data import main as setup_main
         return setup_main()
+    if argv[:1] == ["explain"]:
+        from .difference_cli import main as explain_main
+        return explain_main(argv[1:])
     if argv[:1] == ["compare"]:
         from .compare_cli import main as compare_main
         return compare_main(argv[1:])

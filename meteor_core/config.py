@@ -95,11 +95,11 @@ class MeteorConfig:
         return replace(base, **overrides)
 
     @classmethod
-    def preset(cls, name: str, **overrides) -> "MeteorConfig":
+    def preset(cls, preset_name: str, /, **overrides) -> "MeteorConfig":
         presets = {"meteor2005": cls.meteor2005, "nltk": cls.nltk, "meteor15": cls.meteor15}
-        if name not in presets:
-            raise ValueError(f"unknown preset {name!r}; choose from {sorted(presets)}")
-        return presets[name](**overrides)
+        if preset_name not in presets:
+            raise ValueError(f"unknown preset {preset_name!r}; choose from {sorted(presets)}")
+        return presets[preset_name](**overrides)
 
     @property
     def uses_synonyms(self) -> bool:

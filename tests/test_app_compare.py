@@ -97,3 +97,19 @@ def test_one_table_input(page):
     assert not at.exception and list(at.dataframe[0].value.system) == ["good", "bad"]
     at.file_uploader(key="cmp_table").upload("set.csv", b"ref,only\na,b\n").run()
     assert any("two or more system columns" in w.value for w in at.warning)
+
+
+def test_corpus_waterfall_for_one_system(page):
+    at = upload_mode(page)
+    at.file_uploader(key="cmp_refs").upload("ref.txt", REF.encode()).run()
+    at.file_uploader(key="cmp_systems").upload("good.txt", GOOD.encode()).upload("bad.txt", BAD.encode()).run()
+    at.selectbox(key="cmp_w_system").set_value("bad.txt").run()
+    at.button(key="cmp_w_go").click().run()
+    assert not at.exception
+    summary = next(i.value for i in at.info if "Going from nltk to meteor15" in i.value)
+    from meteor_core import MeteorConfig, score_corpus
+    refs = [[r] for r in REF.splitlines()]
+    b = score_corpus(BAD.splitlines(), refs, MeteorConfig.meteor15()).score
+    assert f"meteor15 scores {b:.4f}" in summary
+    steps = at.get("dataframe")[-1].value
+    assert steps.factor.iloc[0] == "A: nltk"

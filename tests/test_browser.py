@@ -114,3 +114,16 @@ def test_soak_fifty_edits(server):
         assert not errors, errors
         assert growth < SOAK_MAX_GROWTH_MIB, f"server grew {growth:.0f} MiB over {SOAK_EDITS} edits"
         print(f"soak: {SOAK_EDITS} edits, server RSS growth {growth:.1f} MiB")
+
+
+def test_difference_page_waterfall(server):
+    url, _ = server
+    with browser_page(height=2200) as (page, errors):
+        page.goto(url + "/difference")
+        page.get_by_text("Going from nltk to meteor15").wait_for(timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot g.waterfalllayer", timeout=30_000)
+        bars = page.locator(".js-plotly-plot g.waterfalllayer g.point").count()
+        assert bars >= 5  # A, several factors, B
+        wait_for_run(page)
+        page.screenshot(path=str(ARTIFACTS / "difference.png"), full_page=True)
+        assert not errors, errors
