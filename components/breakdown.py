@@ -11,7 +11,7 @@ from meteor_core.explain import score_terms, stage_contributions
 
 def terms_table(result, config) -> pd.DataFrame:
     rows = [{"term": t.name, "symbol": t.symbol, "formula": t.formula, "with the numbers": t.substituted,
-             "value": str(t.value) if isinstance(t.value, int) else f"{t.value:.4f}"}
+             "value": "" if t.value is None else str(t.value) if isinstance(t.value, int) else f"{t.value:.4f}"}
             for t in score_terms(result, config)]
     return pd.DataFrame(rows)
 

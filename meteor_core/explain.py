@@ -21,7 +21,7 @@ class Term:
     symbol: str
     formula: str
     substituted: str
-    value: float | int
+    value: float | int | None  # None: a row that only states settings
 
 
 def _f(x: float) -> str:
@@ -58,7 +58,7 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
                                  for k, stage in enumerate(STAGES) if stage in config.stages)
         head = [
             Term("Matches", "m", "aligned unigram pairs", f"{m} ({by_stage})", m),
-            Term("Module weights", "w", "per stage", weights, 0.0),
+            Term("Module weights", "w", "per stage", weights, None),
             Term("Content weight", "δ", "content words count δ, function words 1 − δ", f"δ = {d:g}", d),
             Term("Weighted candidate matches", "m_h", "Σ w·(δ·content + (1−δ)·function) matched", per_stage, hyp_m),
             Term("Weighted candidate length", "|h|", "δ·content + (1−δ)·function words",
