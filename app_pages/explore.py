@@ -107,6 +107,14 @@ with st.sidebar:
     st.caption("Stages")
     for stage in STAGES:
         st.checkbox(stage, key=f"stage_{stage}")
+    paraphrase_path = ""
+    if st.session_state.preset == "meteor15":
+        paraphrase_path = st.text_input(
+            "Paraphrase table (optional)", key="paraphrase_path", placeholder="/path/to/paraphrase-en.gz",
+            help="A Meteor-format table (probability, phrase, paraphrase lines; gzip or text), e.g. the "
+                 "paraphrase-en.gz shipped with Meteor 1.5. The English one takes ~20 s and ~2 GB to load.").strip()
+        if paraphrase_path:
+            st.checkbox("paraphrase", value=True, key="stage_paraphrase")
     st.button("Reset to the preset's parameters", on_click=_reset_parameters)
 
 st.title("METEOR Explorer")
@@ -122,9 +130,19 @@ left.button("Add reference", on_click=_add_reference)
 right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
+paraphrase = {}
+if paraphrase_path and st.session_state.get("stage_paraphrase"):
+    from pathlib import Path
+
+    if Path(paraphrase_path).is_file():
+        stages += ("paraphrase",)
+        paraphrase = {"paraphrase_table": paraphrase_path}
+    else:
+        st.warning("No paraphrase table at that path: scoring without the paraphrase stage.")
 config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alpha,
                              beta=st.session_state.beta, gamma=st.session_state.gamma, stages=stages,
-                             **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}))
+                             **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}),
+                             **paraphrase)
 _mirror_to_url(hyp, refs, config)
 
 errors, warnings = check_pair(hyp, refs)
@@ -148,6 +166,9 @@ try:
 except WordNetMissingError as exc:
     st.error(str(exc))
     st.caption("Untick the synonym stage in the sidebar to score without WordNet.")
+    st.stop()
+except ValueError as exc:  # e.g. an unreadable paraphrase table
+    st.error(str(exc))
     st.stop()
 
 # --- results -------------------------------------------------------------------------------
@@ -198,8 +219,9 @@ with tab_compare:
                             help="Off: exactly what nltk.translate.meteor_score gives, on whitespace tokens. "
                                  "On: NLTK's greedy alignment run on meteor2005's tokens, so the two "
                                  "alignments can be compared word for word.")
-    base_2005 = MeteorConfig.meteor2005(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=stages)
-    nltk_config = MeteorConfig.nltk(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=stages,
+    plain_stages = tuple(s for s in stages if s != "paraphrase")  # neither has a paraphrase stage
+    base_2005 = MeteorConfig.meteor2005(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=plain_stages)
+    nltk_config = MeteorConfig.nltk(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=plain_stages,
                                     **({"tokenizer": base_2005.tokenizer} if same_tokens else {}))
     a = _score(hyp, tuple(kept_refs), base_2005.to_dict())
     b = _score(hyp, tuple(kept_refs), nltk_config.to_dict())

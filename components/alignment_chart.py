@@ -52,8 +52,8 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
     rotated = max(_row_width(hyp), _row_width(ref)) > MAX_FLAT_PX
     (hx, hext), (rx, rext) = _layout(hyp, rotated), _layout(ref, rotated)
     fig = go.Figure()
-    by_hyp = {m.hyp_index: m for m in result.alignment}
-    by_ref = {m.ref_index: m for m in result.alignment}
+    by_hyp = {i: m for m in result.alignment for i in m.hyp_positions}  # a paraphrase covers several
+    by_ref = {j: m for m in result.alignment for j in m.ref_positions}
     chunk_of_hyp, chunk_of_ref = {}, {}
     for k, span in enumerate(result.chunk_spans):
         for i in range(span.hyp_start, span.hyp_end):
@@ -79,12 +79,15 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
     for (stage, is_marked), ms in sorted(groups.items(), key=lambda kv: (list(STAGE_COLORS).index(kv[0][0]), kv[0][1])):
         xs, ys, mx, my, hover = [], [], [], [], []
         for m in ms:
-            x0, x1 = hx[m.hyp_index], rx[m.ref_index]
+            x0 = sum(hx[i] for i in m.hyp_positions) / m.hyp_length  # phrases: from centre to centre
+            x1 = sum(rx[j] for j in m.ref_positions) / m.ref_length
             xs += [x0, x1, None]
             ys += [HYP_Y, REF_Y, None]
             mx.append((x0 + x1) / 2)
             my.append((HYP_Y + REF_Y) / 2)
-            hover.append(f"<b>{escape(hyp[m.hyp_index])}</b> ↔ <b>{escape(ref[m.ref_index])}</b><br>"
+            h_text = " ".join(hyp[i] for i in m.hyp_positions)
+            r_text = " ".join(ref[j] for j in m.ref_positions)
+            hover.append(f"<b>{escape(h_text)}</b> ↔ <b>{escape(r_text)}</b><br>"
                          f"stage: {stage}<br>{STAGE_VIA.get(stage, 'via')}: {escape(m.via)}"
                          + ("<br><i>not in the other alignment</i>" if is_marked else ""))
         name = stage + (" (differs)" if is_marked else "")
@@ -109,11 +112,12 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
                 symbols.append("circle-open")
                 hover.append(f"{side} #{k}: <b>{escape(t)}</b><br>unmatched")
             else:
-                other = m.ref_index if side == hyp_label else m.hyp_index
+                others = m.ref_positions if side == hyp_label else m.hyp_positions
                 colors.append(STAGE_COLORS.get(m.stage, "#333"))
                 symbols.append("circle")
+                partner = " ".join(partner_tokens[o] for o in others)
                 hover.append(f"{side} #{k}: <b>{escape(t)}</b><br>{m.stage} match with "
-                             f"<b>{escape(partner_tokens[other])}</b> (#{other})<br>chunk {chunk_of[k] + 1}")
+                             f"<b>{escape(partner)}</b> (#{others[0]})<br>chunk {chunk_of[k] + 1}")
             above = y == HYP_Y
             fig.add_annotation(
                 x=xs[k], y=y + (0.1 if above else -0.1), text=escape(t), showarrow=False,

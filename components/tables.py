@@ -10,8 +10,8 @@ def word_table(result) -> pd.DataFrame:
     for k, span in enumerate(result.chunk_spans, start=1):
         chunk_h.update({i: k for i in range(span.hyp_start, span.hyp_end)})
         chunk_r.update({j: k for j in range(span.ref_start, span.ref_end)})
-    by_h = {m.hyp_index: m for m in result.alignment}
-    by_r = {m.ref_index: m for m in result.alignment}
+    by_h = {i: m for m in result.alignment for i in m.hyp_positions}  # paraphrases cover several
+    by_r = {j: m for m in result.alignment for j in m.ref_positions}
     rows = []
     for side, tokens, mine, other_tokens, chunks in (
         ("candidate", result.hyp_tokens, by_h, result.ref_tokens, chunk_h),
@@ -19,10 +19,11 @@ def word_table(result) -> pd.DataFrame:
     ):
         for k, token in enumerate(tokens):
             m = mine.get(k)
-            partner = None if m is None else (m.ref_index if side == "candidate" else m.hyp_index)
+            others = None if m is None else (m.ref_positions if side == "candidate" else m.hyp_positions)
+            partner = None if m is None else others[0]
             rows.append({
                 "side": side, "position": k, "token": token, "matched": m is not None,
-                "partner": None if m is None else other_tokens[partner],
+                "partner": None if m is None else " ".join(other_tokens[o] for o in others),
                 "partner position": partner, "stage": None if m is None else m.stage,
                 "via": None if m is None else m.via, "chunk": chunks.get(k),
             })

@@ -3,7 +3,8 @@
 Read off meteor-1.5.jar (edu.cmu.meteor.aligner.Aligner), so that the meteor15 preset aligns as
 the jar does, quirks included:
 * Matches: exact pairs; stem pairs whose words differ; synonym pairs whose words and stems
-  differ. A pair found by several modules is offered once per module (exact first).
+  differ; paraphrase phrase pairs from a Meteor-format table. A pair found by several modules
+  is offered once per module (exact first).
 * A reference word with exactly one candidate, whose two words have no other candidate, is
   fixed before the search.
 * Beam search (40) over reference positions in order: each partial alignment takes one of the
@@ -44,25 +45,36 @@ class _Path:
             self.coverage, self.chunks, self.distance, self.idx, self.last_end)
         return p
 
-    def take(self, j: int, i: int, weight: float) -> None:
-        self.coverage = int(self.coverage + weight)  # hyp side (the jar truncates to int)
-        self.coverage = int(self.coverage + weight)  # ref side
+    def take(self, j: int, m: tuple, weight: float) -> None:
+        i, _, _, n_h, n_r = m
+        self.coverage = int(self.coverage + n_h * weight)  # hyp side (the jar truncates to int)
+        self.coverage = int(self.coverage + n_r * weight)  # ref side
         if self.last_end != -1 and i != self.last_end:
             self.chunks += 1
-        self.idx = j + 1
-        self.last_end = i + 1
+        self.idx = j + n_r
+        self.last_end = i + n_h
         self.distance += abs(j - i)
+
+    def free(self, j: int, m: tuple) -> bool:
+        i, _, _, n_h, n_r = m
+        return not any(self.used_h[i:i + n_h]) and not any(self.used_r[j:j + n_r])
+
+    def mark(self, j: int, m: tuple) -> None:
+        i, _, _, n_h, n_r = m
+        self.used_h[i:i + n_h] = [True] * n_h
+        self.used_r[j:j + n_r] = [True] * n_r
 
     def key(self):
         return (-self.coverage, self.chunks, self.distance)
 
 
 def _candidates(hyp, ref, config: MeteorConfig) -> list[list[tuple[int, int, str]]]:
-    """Per reference position: (hyp position, module index, via) in the jar's order."""
+    """Per reference position: (hyp start, module index, via, hyp length, ref length), in the
+    jar's order (module by module)."""
     per_ref: list[list[tuple[int, int, str]]] = [[] for _ in ref]
     stem = resources.stemmer(config.stemmer)
     for module, stage in enumerate(STAGES):
-        if stage not in config.stages:
+        if stage not in config.stages or stage == "paraphrase":  # phrases: below
             continue
         for j, r in enumerate(ref):
             for i, h in enumerate(hyp):
@@ -74,24 +86,44 @@ def _candidates(hyp, ref, config: MeteorConfig) -> list[list[tuple[int, int, str
                     ok = h != r and stem(h) != stem(r) and resources.shared_synset(h, r) is not None
                     via = resources.shared_synset(h, r) if ok else ""
                 if ok:
-                    per_ref[j].append((i, module, via))
+                    per_ref[j].append((i, module, via, 1, 1))
+    if "paraphrase" in config.stages:
+        table = resources.paraphrase_table(config.paraphrase_table)
+        module = STAGES.index("paraphrase")
+        longest = table.max_words
+        ref_spans: dict[str, list[int]] = {}
+        for j in range(len(ref)):
+            for n in range(1, min(longest, len(ref) - j) + 1):
+                ref_spans.setdefault(" ".join(ref[j:j + n]), []).append(j)
+        for i in range(len(hyp)):
+            for n in range(1, min(longest, len(hyp) - i) + 1):
+                phrase = " ".join(hyp[i:i + n])
+                for other in table.paraphrases(phrase):
+                    for j in ref_spans.get(other, ()):
+                        per_ref[j].append((i, module, f"{phrase} = {other}", n, other.count(" ") + 1))
     return per_ref
 
 
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig) -> Alignment:
     weights = config.module_weights
     per_ref = _candidates(hyp, ref, config)
-    # Unambiguous one-to-one matches are fixed first.
-    hyp_count = [0] * len(hyp)
-    for cands in per_ref:
-        for i, _, _ in cands:
-            hyp_count[i] += 1
+    # Unambiguous matches are fixed first: the only candidate of its words on both sides.
+    hyp_cover = [0] * len(hyp)
+    ref_cover = [0] * len(ref)
+    for j, cands in enumerate(per_ref):
+        for m in cands:
+            for i in range(m[0], m[0] + m[3]):
+                hyp_cover[i] += 1
+            for r in range(j, j + m[4]):
+                ref_cover[r] += 1
     start = _Path(len(hyp), len(ref))
     fixed: dict[int, tuple] = {}
     for j, cands in enumerate(per_ref):
-        if len(cands) == 1 and hyp_count[cands[0][0]] == 1:
-            fixed[j] = cands[0]
-            start.used_h[cands[0][0]] = start.used_r[j] = True
+        if len(cands) == 1:
+            m = cands[0]
+            if all(ref_cover[r] == 1 for r in range(j, j + m[4])) and all(hyp_cover[i] == 1 for i in range(m[0], m[0] + m[3])):
+                fixed[j] = m
+                start.mark(j, m)
     paths = [start]
     for current in range(len(ref) + 1):
         paths.sort(key=_Path.key)
@@ -109,17 +141,16 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig) -> A
                 m = fixed.get(current)
                 if m is not None:
                     path.chosen[current] = m
-                    path.take(current, m[0], weights[m[1]])
+                    path.take(current, m, weights[m[1]])
                     nxt.append(path)
                 continue
             for m in per_ref[current]:
-                i = m[0]
-                if path.used_h[i]:
+                if not path.free(current, m):
                     continue
                 new = path.copy()
-                new.used_h[i] = new.used_r[current] = True
+                new.mark(current, m)
                 new.chosen[current] = m
-                new.take(current, i, weights[m[1]])
+                new.take(current, m, weights[m[1]])
                 nxt.append(new)
             if path.last_end != -1:
                 path.chunks += 1
@@ -129,6 +160,6 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig) -> A
         paths = nxt or paths[:1]
     paths.sort(key=_Path.key)
     best = paths[0]
-    matches = sorted((Match(i, j, STAGES[module], via) for j, (i, module, via) in best.chosen.items()),
-                     key=lambda m: m.hyp_index)
+    matches = sorted((Match(i, j, STAGES[module], via, n_h, n_r)
+                      for j, (i, module, via, n_h, n_r) in best.chosen.items()), key=lambda m: m.hyp_index)
     return Alignment(tuple(matches), False)

@@ -36,6 +36,9 @@ class MeteorConfig:
     delta: float = 1.0
     module_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
     function_words: str = "none"
+    # A Meteor-format paraphrase table (gzip or text: probability, phrase, paraphrase lines);
+    # the "paraphrase" stage needs it and the meteor-beam aligner (Meteor 1.x only).
+    paraphrase_table: str | None = None
 
     def __post_init__(self):
         # Accept lists from JSON/CLI callers but store a hashable tuple (configs are cache keys).
@@ -60,8 +63,9 @@ class MeteorConfig:
             raise ValueError(f"module_weights needs {len(STAGES)} weights >= 0 ({', '.join(STAGES)})")
         if self.function_words not in FUNCTION_WORD_LISTS:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_LISTS}")
-        if "paraphrase" in self.stages:
-            raise ValueError("the paraphrase stage is not available yet")
+        if "paraphrase" in self.stages and (self.paraphrase_table is None or self.aligner != "meteor-beam"):
+            raise ValueError("the paraphrase stage needs paraphrase_table (a Meteor-format file) "
+                             "and the meteor-beam aligner (preset meteor15)")
         if self.aligner not in ALIGNERS:
             raise ValueError(f"aligner must be one of {ALIGNERS}")
         if self.synonym_lookup not in SYNONYM_LOOKUPS:
@@ -127,8 +131,9 @@ def _signature(config: MeteorConfig) -> str:
     return (
         f"{config.name}|tok:{config.tokenizer}|lc:{'yes' if config.lowercase else 'no'}"
         f"|stages:{stages}|stem:{config.stemmer}|syn:wn3.0-{config.synonym_lookup}"
-        f"|align:{config.aligner}|a:{config.alpha:g}|b:{config.beta:g}|g:{config.gamma:g}"
-        + (f"|d:{config.delta:g}|w:{','.join(f'{w:g}' for w in config.module_weights[:len(config.stages)])}"
+        + (f"|para:{config.paraphrase_table.rsplit('/', 1)[-1]}" if "paraphrase" in config.stages else "")
+        + f"|align:{config.aligner}|a:{config.alpha:g}|b:{config.beta:g}|g:{config.gamma:g}"
+        + (f"|d:{config.delta:g}|w:{','.join(f'{config.module_weights[STAGES.index(s)]:g}' for s in config.stages)}"
            f"|fw:{config.function_words}" if config.scoring == "meteor1x" else "")
         + f"|version:{__version__}"
     )

@@ -33,6 +33,7 @@ class ChunkSpan(NamedTuple):
 
     @property
     def size(self) -> int:
+        """Candidate words in the chunk (= matches, unless a paraphrase spans several words)."""
         return self.hyp_end - self.hyp_start
 
     def to_dict(self) -> dict:
@@ -50,7 +51,7 @@ def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
             if start is not None:
                 spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
             start = (i, j)
-        end_i, end_j = i + 1, j + 1
+        end_i, end_j = i + m.hyp_length, j + m.ref_length
     if start is not None:
         spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
     return spans
@@ -83,6 +84,8 @@ class PairResult:
     @property
     def matches_by_stage(self) -> dict[str, int]:
         counts = {"exact": 0, "stem": 0, "synonym": 0}
+        if any(m.stage == "paraphrase" for m in self.alignment):
+            counts["paraphrase"] = 0
         for m in self.alignment:
             counts[m.stage] += 1
         return counts
@@ -159,8 +162,10 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     counts = {key: [0] * len(STAGES) for key in ("hc", "hf", "rc", "rf")}
     for m in matches:
         s = STAGES.index(m.stage)
-        counts["hf" if hyp[m.hyp_index] in fw else "hc"][s] += 1
-        counts["rf" if ref[m.ref_index] in fw else "rc"][s] += 1
+        for i in m.hyp_positions:  # one word, or a paraphrase's phrase
+            counts["hf" if hyp[i] in fw else "hc"][s] += 1
+        for j in m.ref_positions:
+            counts["rf" if ref[j] in fw else "rc"][s] += 1
     return MeteorStats(
         len(matches), len(hyp), len(ref), chunks,
         hyp_function=sum(t in fw for t in hyp), ref_function=sum(t in fw for t in ref),

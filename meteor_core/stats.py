@@ -86,8 +86,13 @@ def compute(stats: MeteorStats, config: MeteorConfig) -> Scores:
         recall = float(m) / stats.ref_len
     denominator = config.alpha * precision + (1 - config.alpha) * recall
     fmean = (precision * recall) / denominator if denominator else 0.0
-    fragmentation = float(stats.chunks) / m
+    words = m
+    if config.scoring == "meteor1x":  # matched words, averaged over both sides (phrases count per word)
+        hyp_words = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
+        ref_words = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
+        words = (hyp_words + ref_words) / 2
+    fragmentation = float(stats.chunks) / words
     penalty = config.gamma * fragmentation**config.beta
-    if config.scoring == "meteor1x" and stats.chunks == 1 and m == stats.hyp_len == stats.ref_len:
+    if config.scoring == "meteor1x" and stats.chunks == 1 and hyp_words == stats.hyp_len and ref_words == stats.ref_len:
         penalty = 0.0  # Meteor 1.5: a perfect match is not fragmented
     return Scores(precision, recall, fmean, fragmentation, penalty, (1 - penalty) * fmean)

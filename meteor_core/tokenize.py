@@ -98,6 +98,9 @@ _NORM_STEPS = [
 ]
 
 
+_HYPHEN = re.compile(rf"([{_ALNUM}.])-([{_ALNUM}])")  # the jar's s_rm_dash: intra-word hyphens go
+
+
 def meteor_norm(text: str) -> list[str]:
     """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere)."""
     from .resources import nonbreaking_prefixes
@@ -110,6 +113,8 @@ def meteor_norm(text: str) -> list[str]:
         text = text.replace("DOTMULTI.", "DOTDOTMULTI")
     for pattern, replacement in _NORM_STEPS[2:]:
         text = pattern.sub(replacement, text)
+    while (joined := _HYPHEN.sub(r"\1 \2", text)) != text:  # "family-friendly" -> "family friendly"
+        text = joined
     words = text.split()
     prefixes = nonbreaking_prefixes()
     out = []

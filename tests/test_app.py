@@ -174,3 +174,21 @@ def test_meteor15_preset_shows_the_1x_terms(at):
     at.slider(key="delta").set_value(0.5).run()
     assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(delta=0.5)).score:.4f}"
     assert at.query_params["delta"] == "0.5"
+
+
+def test_meteor15_with_a_paraphrase_table(at, tmp_path):
+    import gzip
+    table = tmp_path / "para.gz"
+    table.write_bytes(gzip.compress(b"0.5\nmany\na lot of\n0.5\na lot of\nmany\n"))
+    at.selectbox(key="preset").set_value("meteor15").run()
+    enter(at, "we have a lot of time", "we have many time")
+    without = float(metric(at, "METEOR"))
+    at.text_input(key="paraphrase_path").input(str(table)).run()
+    assert not at.exception and at.checkbox(key="stage_paraphrase").value
+    config = MeteorConfig.meteor15(stages=("exact", "stem", "synonym", "paraphrase"), paraphrase_table=str(table))
+    expected = score("we have a lot of time", ["we have many time"], config)
+    assert metric(at, "METEOR") == f"{expected.score:.4f}" and expected.score > without
+    words = at.dataframe[2].value
+    assert "paraphrase" in set(words.stage.dropna())
+    at.text_input(key="paraphrase_path").input(str(tmp_path / "missing.gz")).run()
+    assert any("No paraphrase table" in w.value for w in at.warning) and not at.exception
