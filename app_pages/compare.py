@@ -83,7 +83,7 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
 
 with st.sidebar:
     st.header("Settings")
-    preset = st.selectbox("Preset", ("meteor2005", "nltk"), key="cmp_preset")
+    preset = st.selectbox("Preset", ("meteor2005", "nltk", "meteor15"), key="cmp_preset")
     synonyms = st.checkbox("Synonym stage (WordNet)", value=True, key="cmp_synonyms")
 config = MeteorConfig.preset(preset)
 if not synonyms:

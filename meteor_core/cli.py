@@ -1,6 +1,6 @@
 """Command line: arguments in, library call, formatting out.
 
-    python -m meteor_core --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk]
+    python -m meteor_core --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
                           [--format text|tsv|jsonl] [--no-synonyms]
     python -m meteor_core setup        # make WordNet 3.0 available to NLTK
     python -m meteor_core compare ...  # systems side by side (see compare_cli.py)
@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR scores with explanations.")
     p.add_argument("--hyp", required=True, help="hypothesis file, one segment a line")
     p.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
-    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk"])
+    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk", "meteor15"])
     p.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
     p.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
     p.add_argument("--alpha", type=float)
@@ -44,14 +44,14 @@ def format_text(result: CorpusResult) -> str:
     segs = result.segments
     mean = sum(s.score for s in segs) / len(segs)
     unproven = sum(not s.optimal for s in segs)
-    stages = {"exact": 0, "stem": 0, "synonym": 0}
+    stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
     for s in segs:
         for k, v in s.matches_by_stage.items():
-            stages[k] += v
+            stages[k] = stages.get(k, 0) + v
     lines = [
         f"METEOR = {result.score:.4f}  ({len(segs)} segments, mean segment score {mean:.4f})",
         f"  precision {result.precision:.4f}  recall {result.recall:.4f}  fmean {result.fmean:.4f}",
-        f"  matches {result.matches} (exact {stages['exact']}, stem {stages['stem']}, synonym {stages['synonym']})"
+        f"  matches {result.matches} ({', '.join(f'{k} {v}' for k, v in stages.items())})"
         f"  chunks {result.chunks}  fragmentation {result.fragmentation:.4f}  penalty {result.penalty:.4f}",
         f"  signature {result.signature}",
     ]

@@ -6,13 +6,14 @@ formula of ``stats.compute`` (checked by a test).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Callable, Sequence
 
 import numpy as np
 
 from .config import MeteorConfig
 from .scorer import CorpusResult, score_corpus
+from .stats import MeteorStats, compute
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -67,14 +68,41 @@ def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequ
     return SystemComparison(list(systems), results, config)
 
 
+def _flat(stats: MeteorStats) -> list[int]:
+    """Every statistic as one row: matches, hyp_len, ref_len, chunks, then the Meteor 1.x ones."""
+    row = []
+    for f in fields(stats):
+        value = getattr(stats, f.name)
+        row.extend(value if isinstance(value, tuple) else (value,))
+    return row
+
+
+def _unflat(row) -> MeteorStats:
+    values, k = [], 0
+    for f in fields(MeteorStats):
+        if isinstance(getattr(MeteorStats(), f.name), tuple):
+            n = len(getattr(MeteorStats(), f.name))
+            values.append(tuple(int(v) for v in row[k:k + n]))
+            k += n
+        else:
+            values.append(int(row[k]))
+            k += 1
+    return MeteorStats(*values)
+
+
 def _stat_matrix(result: CorpusResult) -> np.ndarray:
-    """Segments x (matches, hyp_len, ref_len, chunks)."""
-    return np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len, s.stats.chunks] for s in result.segments],
-                    dtype=np.float64)
+    """Segments x statistics (matches, hyp_len, ref_len, chunks first)."""
+    return np.array([_flat(s.stats) for s in result.segments], dtype=np.float64)
+
+
+def _sample_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
+    if config.scoring == "2005":
+        return corpus_scores(sums, config)
+    return np.array([compute(_unflat(row), config).score for row in sums])  # Meteor 1.x: the formula as is
 
 
 def corpus_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
-    """``stats.compute(...).score`` for many summed statistic rows at once."""
+    """``stats.compute(...).score`` (2005 formula) for many summed statistic rows at once."""
     m, h, r, c = sums[..., 0], sums[..., 1], sums[..., 2], sums[..., 3]
     with np.errstate(divide="ignore", invalid="ignore"):
         p, rec = m / h, m / r
@@ -121,8 +149,8 @@ def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
     deltas = np.empty(samples)
     for start in range(0, samples, 100):  # 100 samples at a time keeps memory small
         ids = rng.integers(0, n, size=(min(100, samples - start), n))
-        deltas[start:start + len(ids)] = (corpus_scores(b[ids].sum(axis=1), comparison.config)
-                                          - corpus_scores(a[ids].sum(axis=1), comparison.config))
+        deltas[start:start + len(ids)] = (_sample_scores(b[ids].sum(axis=1), comparison.config)
+                                          - _sample_scores(a[ids].sum(axis=1), comparison.config))
     observed = comparison.results[system].score - comparison.results[baseline].score
     centred = np.abs(deltas - deltas.mean())
     p_value = (np.count_nonzero(centred >= abs(observed)) + 1) / (samples + 1)

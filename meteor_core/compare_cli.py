@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ref", action="append", help="reference file (repeat for several)")
     p.add_argument("--sys", action="append", help="system output file (two or more)")
     p.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
-    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk"])
+    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk", "meteor15"])
     p.add_argument("--no-synonyms", action="store_true")
     p.add_argument("--alpha", type=float)
     p.add_argument("--beta", type=float)

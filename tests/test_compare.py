@@ -127,3 +127,14 @@ def test_ted_systems_compare():
     c = compare_systems({"sys1": s1, "sys2": s2}, [[r] for r in ref])
     t = paired_bootstrap(c, "sys1", "sys2", samples=200)
     assert t.ci_low <= t.delta <= t.ci_high
+
+
+def test_bootstrap_under_meteor15_uses_the_1x_formula():
+    c = compare_systems({"good": GOOD, "bad": BAD}, REFS, MeteorConfig.meteor15(stages=("exact", "stem")))
+    t = paired_bootstrap(c, "bad", "good", samples=50, seed=3)
+    assert t.delta == pytest.approx(c.results["good"].score - c.results["bad"].score)
+    assert t.ci_low <= t.delta <= t.ci_high
+    # resampling every segment exactly once gives back the corpus score
+    from meteor_core.compare import _sample_scores, _stat_matrix
+    full = _stat_matrix(c.results["good"]).sum(axis=0, keepdims=True)
+    assert _sample_scores(full, c.config)[0] == pytest.approx(c.results["good"].score)
