@@ -11,6 +11,7 @@ import streamlit as st
 from components import compare_views
 from components.alignment_chart import alignment_figure
 from meteor_core import MeteorConfig, WordNetMissingError
+from meteor_core.config import PRESET_NAMES
 from meteor_core.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
 from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, check_same_length, decode_segments, decode_table
 
@@ -83,7 +84,7 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
 
 with st.sidebar:
     st.header("Settings")
-    preset = st.selectbox("Preset", ("meteor2005", "nltk", "meteor15"), key="cmp_preset")
+    preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset")
     synonyms = st.checkbox("Synonym stage (WordNet)", value=True, key="cmp_synonyms")
 config = MeteorConfig.preset(preset)
 if not synonyms:
@@ -205,8 +206,8 @@ for n, (name, pair) in enumerate(pairs.items()):  # full width, one above the ot
 st.subheader("Why would another METEOR give this system a different corpus score?")
 w1, w2, w3 = st.columns(3)
 w_system = w1.selectbox("System", names, key="cmp_w_system")
-w_a = w2.selectbox("Configuration A", ("nltk", "meteor15", "meteor2005"), key="cmp_w_a")
-w_b = w3.selectbox("Configuration B", ("meteor15", "nltk", "meteor2005"), key="cmp_w_b")
+w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nltk"), key="cmp_w_a")
+w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b")
 w_key = (key, w_system, w_a, w_b)
 if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
     from meteor_core.difference import explain_corpus_difference

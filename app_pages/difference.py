@@ -8,10 +8,11 @@ from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError, score
+from meteor_core.config import PRESET_NAMES
 from meteor_core.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.explain import diff_alignments
 
-PRESETS = ("nltk", "meteor15", "meteor2005")
+PRESETS = PRESET_NAMES
 EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendly."
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 
@@ -69,8 +70,7 @@ st.subheader("Both alignments")
 same_tokens = result_a.hyp_tokens == result_b.hyp_tokens and result_a.ref_tokens == result_b.ref_tokens
 if same_tokens:
     diff = diff_alignments(result_a.alignment, result_b.alignment)
-    only_a = {(m.hyp_index, m.ref_index) for m in diff.only_a} | {(m.hyp_index, m.ref_index) for m, _ in diff.stage_differs}
-    only_b = {(m.hyp_index, m.ref_index) for m in diff.only_b} | {(m.hyp_index, m.ref_index) for _, m in diff.stage_differs}
+    only_a, only_b = diff.differing_pairs()
     st.caption(f"{len(diff.only_a)} match(es) only in A, {len(diff.only_b)} only in B, "
                f"{len(diff.stage_differs)} found by a different stage (dashed).")
 else:

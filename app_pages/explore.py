@@ -12,10 +12,10 @@ from components import alignment_chart, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError, score
-from meteor_core.config import DEFAULT_STAGES as STAGES
+from meteor_core.config import DEFAULT_STAGES as STAGES, PRESET_NAMES
 from meteor_core.explain import diff_alignments
 
-PRESETS = ("meteor2005", "nltk", "meteor15")
+PRESETS = PRESET_NAMES
 DEFAULT = EXAMPLES[0]
 NO_EXAMPLE = "(your own text)"
 
@@ -232,8 +232,7 @@ with tab_compare:
     c2.metric("nltk", f"{pb.score:.4f}", delta=f"{pb.score - pa.score:+.4f}", delta_color="off")
     if comparable:
         diff = diff_alignments(pa.alignment, pb.alignment)
-        only_a = {(m.hyp_index, m.ref_index) for m in diff.only_a} | {(m.hyp_index, m.ref_index) for m, _ in diff.stage_differs}
-        only_b = {(m.hyp_index, m.ref_index) for m in diff.only_b} | {(m.hyp_index, m.ref_index) for _, m in diff.stage_differs}
+        only_a, only_b = diff.differing_pairs()
         if diff.identical:
             st.success("The two alignments are identical.")
         else:

@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import replace
 
-from .config import MeteorConfig
+from .config import PRESET_NAMES, MeteorConfig
 from .resources import WordNetMissingError
 from .scorer import CorpusResult, score_corpus
 from .textio import InputError, check_same_length, read_segments
@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR scores with explanations.")
     p.add_argument("--hyp", required=True, help="hypothesis file, one segment a line")
     p.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
-    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk", "meteor15"])
+    p.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
     p.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
     p.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
     p.add_argument("--alpha", type=float)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from .cli import _fail, build_config
+from .config import PRESET_NAMES
 from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
 from .resources import WordNetMissingError
 from .textio import InputError, check_same_length, decode_table, read_segments
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ref", action="append", help="reference file (repeat for several)")
     p.add_argument("--sys", action="append", help="system output file (two or more)")
     p.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
-    p.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk", "meteor15"])
+    p.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
     p.add_argument("--no-synonyms", action="store_true")
     p.add_argument("--alpha", type=float)
     p.add_argument("--beta", type=float)

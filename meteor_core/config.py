@@ -15,6 +15,7 @@ ALIGNERS = ("optimal", "greedy", "meteor-beam")
 # "stems" = the Porter stems left by the stem stage (what NLTK does).
 SYNONYM_LOOKUPS = ("words", "stems")
 SCORINGS = ("2005", "meteor1x")
+PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) accepts these
 FUNCTION_WORD_LISTS = ("none", "meteor-en")
 
 

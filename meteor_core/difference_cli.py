@@ -10,12 +10,11 @@ import argparse
 import json
 
 from .cli import _fail
-from .config import MeteorConfig
+from .config import PRESET_NAMES as PRESETS, MeteorConfig
 from .difference import DEFAULT_ORDER, explain_corpus_difference, explain_difference
 from .resources import WordNetMissingError
 from .textio import InputError, check_same_length, read_segments
 
-PRESETS = ("meteor2005", "nltk", "meteor15")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -120,6 +120,12 @@ class AlignmentDiff:
     def identical(self) -> bool:
         return not (self.stage_differs or self.only_a or self.only_b)
 
+    def differing_pairs(self) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+        """(hyp, ref) pairs to mark in A's drawing and in B's: only there, or another stage."""
+        a = {(m.hyp_index, m.ref_index) for m in self.only_a} | {(m.hyp_index, m.ref_index) for m, _ in self.stage_differs}
+        b = {(m.hyp_index, m.ref_index) for m in self.only_b} | {(m.hyp_index, m.ref_index) for _, m in self.stage_differs}
+        return a, b
+
 
 def diff_alignments(a: list[Match], b: list[Match]) -> AlignmentDiff:
     """Compare two alignments of the same token positions pair by pair."""
