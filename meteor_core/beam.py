@@ -83,8 +83,8 @@ def _candidates(hyp, ref, config: MeteorConfig) -> list[list[tuple[int, int, str
                 elif stage == "stem":
                     ok, via = h != r and stem(h) == stem(r), stem(h)
                 else:
-                    ok = h != r and stem(h) != stem(r) and resources.shared_synset(h, r) is not None
-                    via = resources.shared_synset(h, r) if ok else ""
+                    via = resources.shared_synset(h, r) if h != r and stem(h) != stem(r) else None
+                    ok = via is not None
                 if ok:
                     per_ref[j].append((i, module, via, 1, 1))
     if "paraphrase" in config.stages:
