@@ -13,7 +13,7 @@ from components.alignment_chart import alignment_figure
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.config import PRESET_NAMES
 from meteor_core.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
-from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, check_same_length, decode_segments, decode_table
+from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
 
 DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
 SOURCES = ("Bundled demo: TED Slovak→English, 1,200 segments, 2 systems",
@@ -33,15 +33,8 @@ def _load_files(ref_files, sys_files):
         raise InputError("Upload at least one reference file.")
     if len(sys_files or []) < 2:
         raise InputError("Upload two or more system output files.")
-    refs = {f.name: decode_segments(f.getvalue(), f.name) for f in ref_files}
-    systems = {}
-    for f in sys_files:
-        name = f.name
-        while name in systems or name in refs:
-            name += "'"
-        systems[name] = decode_segments(f.getvalue(), f.name)
-    check_same_length({**{f"{n} (reference)": r for n, r in refs.items()}, **systems})
-    return systems, [list(seg) for seg in zip(*refs.values())]
+    return load_test_set([(f.name, decode_segments(f.getvalue(), f.name)) for f in ref_files],
+                               [(f.name, decode_segments(f.getvalue(), f.name)) for f in sys_files])
 
 
 def _load_table(table_file):

@@ -16,7 +16,7 @@ from .cli import _fail, build_config
 from .config import PRESET_NAMES
 from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
 from .resources import WordNetMissingError
-from .textio import InputError, check_same_length, decode_table, read_segments
+from .textio import InputError, decode_table, read_segments, load_test_set
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,15 +49,8 @@ def _load(args):
         return test_set.systems, test_set.references
     if not args.ref or not args.sys or len(args.sys) < 2:
         raise InputError("need --ref FILE and at least two --sys FILE (or --table FILE)")
-    refs = [read_segments(p) for p in args.ref]
-    systems = {}
-    for path in args.sys:
-        name = Path(path).name
-        while name in systems:  # two files of the same name in different folders
-            name = f"{name}'"
-        systems[name] = read_segments(path)
-    check_same_length({**{f"{p} (ref)": r for p, r in zip(args.ref, refs)}, **systems})
-    return systems, [list(seg) for seg in zip(*refs)]
+    return load_test_set([(path, read_segments(path)) for path in args.ref],
+                               [(Path(path).name, read_segments(path)) for path in args.sys])
 
 
 def format_table(rows: list[dict]) -> str:

@@ -122,3 +122,16 @@ def decode_table(data: bytes, name: str) -> TestSet:
         sources=[row[sources[0]] for row in rows] if sources else None,
         reference_names=refs,
     )
+
+
+def load_test_set(references: list[tuple[str, list[str]]], systems: list[tuple[str, list[str]]]):
+    """(name, segments) of reference files and of system files -> (systems by unique name,
+    references per segment), after checking that every file has as many lines."""
+    by_name: dict[str, list[str]] = {}
+    for name, lines in systems:
+        while name in by_name:  # two files of the same name (e.g. from different folders)
+            name += "'"
+        by_name[name] = lines
+    check_same_length({**{f"{name} (reference {k + 1})": lines for k, (name, lines) in enumerate(references)},
+                       **by_name})
+    return by_name, [list(seg) for seg in zip(*(lines for _, lines in references))]
