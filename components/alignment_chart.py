@@ -52,14 +52,8 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
     rotated = max(_row_width(hyp), _row_width(ref)) > MAX_FLAT_PX
     (hx, hext), (rx, rext) = _layout(hyp, rotated), _layout(ref, rotated)
     fig = go.Figure()
-    by_hyp = {i: m for m in result.alignment for i in m.hyp_positions}  # a paraphrase covers several
-    by_ref = {j: m for m in result.alignment for j in m.ref_positions}
-    chunk_of_hyp, chunk_of_ref = {}, {}
-    for k, span in enumerate(result.chunk_spans):
-        for i in range(span.hyp_start, span.hyp_end):
-            chunk_of_hyp[i] = k
-        for j in range(span.ref_start, span.ref_end):
-            chunk_of_ref[j] = k
+    by_hyp, by_ref = result.token_matches()
+    chunk_of_hyp, chunk_of_ref = result.token_chunks()
 
     # Chunks first, so they sit behind lines and tokens.
     for k, span in enumerate(result.chunk_spans):

@@ -6,12 +6,8 @@ import pandas as pd
 
 def word_table(result) -> pd.DataFrame:
     """One row per token of both sentences (candidate first). Chunks are numbered from 1."""
-    chunk_h, chunk_r = {}, {}
-    for k, span in enumerate(result.chunk_spans, start=1):
-        chunk_h.update({i: k for i in range(span.hyp_start, span.hyp_end)})
-        chunk_r.update({j: k for j in range(span.ref_start, span.ref_end)})
-    by_h = {i: m for m in result.alignment for i in m.hyp_positions}  # paraphrases cover several
-    by_r = {j: m for m in result.alignment for j in m.ref_positions}
+    chunk_h, chunk_r = result.token_chunks()
+    by_h, by_r = result.token_matches()
     rows = []
     for side, tokens, mine, other_tokens, chunks in (
         ("candidate", result.hyp_tokens, by_h, result.ref_tokens, chunk_h),
@@ -25,7 +21,7 @@ def word_table(result) -> pd.DataFrame:
                 "side": side, "position": k, "token": token, "matched": m is not None,
                 "partner": None if m is None else " ".join(other_tokens[o] for o in others),
                 "partner position": partner, "stage": None if m is None else m.stage,
-                "via": None if m is None else m.via, "chunk": chunks.get(k),
+                "via": None if m is None else m.via, "chunk": None if k not in chunks else chunks[k] + 1,
             })
     df = pd.DataFrame(rows)
     return df.astype({"partner position": "Int64", "chunk": "Int64"})

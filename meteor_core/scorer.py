@@ -81,6 +81,20 @@ class PairResult:
     optimal: bool
     stats: MeteorStats
 
+    def token_matches(self) -> tuple[dict[int, Match], dict[int, Match]]:
+        """Position -> its match, for the candidate and for the reference (a paraphrase match
+        covers every word of its phrase)."""
+        return ({i: m for m in self.alignment for i in m.hyp_positions},
+                {j: m for m in self.alignment for j in m.ref_positions})
+
+    def token_chunks(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Position -> index (from 0) of the chunk it belongs to, for both sentences."""
+        hyp, ref = {}, {}
+        for k, span in enumerate(self.chunk_spans):
+            hyp.update(dict.fromkeys(range(span.hyp_start, span.hyp_end), k))
+            ref.update(dict.fromkeys(range(span.ref_start, span.ref_end), k))
+        return hyp, ref
+
     @property
     def matches_by_stage(self) -> dict[str, int]:
         counts = {"exact": 0, "stem": 0, "synonym": 0}
