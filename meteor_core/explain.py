@@ -75,11 +75,14 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
             Term("Precision", "P", "m / candidate length", f"{m} / {h}", P),
             Term("Recall", "R", "m / reference length", f"{m} / {r}", R),
         ]
-    perfect = config.scoring == "meteor1x" and c == 1 and m == h == r
+    # Read off the result rather than re-deciding it: stats.compute zeroes Meteor 1.5's penalty
+    # for identical sentences; and its c/m divides by matched words (phrases count per word).
+    perfect = result.penalty == 0 and g > 0 and result.fragmentation > 0
+    words = c / result.fragmentation
     return head + [
         Term("Fmean", "Fmean", fmean_formula, fmean_numbers, F),
         Term("Chunks", "c", "fewest runs adjacent and in order on both sides", f"{c}", c),
-        Term("Fragmentation", "c/m", "chunks / matches", f"{c} / {m}", result.fragmentation),
+        Term("Fragmentation", "c/m", "chunks / matches", f"{c} / {words:g}", result.fragmentation),
         Term("Penalty", "Pen", "γ·(c/m)^β" + (" (0: identical sentences, as in Meteor 1.5)" if perfect else ""),
              f"{g:g}·{_f(result.fragmentation)}^{b:g}", result.penalty),
         Term("Score", "METEOR", "Fmean·(1 − Pen)", f"{_f(F)}·(1 − {_f(result.penalty)})", result.score),
