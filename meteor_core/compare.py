@@ -77,13 +77,17 @@ def _flat(stats: MeteorStats) -> list[int]:
     return row
 
 
+# (field, width): how many columns of a flattened row each MeteorStats field takes
+_LAYOUT = [(f.name, len(v) if isinstance(v := getattr(MeteorStats(), f.name), tuple) else 0)
+           for f in fields(MeteorStats)]
+
+
 def _unflat(row) -> MeteorStats:
     values, k = [], 0
-    for f in fields(MeteorStats):
-        if isinstance(getattr(MeteorStats(), f.name), tuple):
-            n = len(getattr(MeteorStats(), f.name))
-            values.append(tuple(int(v) for v in row[k:k + n]))
-            k += n
+    for _, width in _LAYOUT:
+        if width:
+            values.append(tuple(int(v) for v in row[k:k + width]))
+            k += width
         else:
             values.append(int(row[k]))
             k += 1
