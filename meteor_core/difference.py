@@ -12,12 +12,12 @@ from typing import Sequence
 from .config import MeteorConfig
 from .scorer import score, score_corpus
 
-# factor -> the MeteorConfig fields it covers, and how to say it
+# factor -> the MeteorConfig fields it covers (every field but ``name``, so the walk ends at B)
 FACTORS: dict[str, tuple[str, ...]] = {
     "tokenisation": ("tokenizer", "lowercase"),
     "stemmer": ("stemmer",),
     "synonym resource": ("synonym_lookup",),
-    "stages": ("stages",),
+    "stages": ("stages", "paraphrase_table"),
     "alignment search": ("aligner",),
     "scoring formula": ("scoring",),
     "module weights": ("module_weights",),

@@ -28,6 +28,13 @@ def test_steps_end_exactly_at_b(a, b):
         assert d.steps == [] and "score the same way" in d.summary()
 
 
+def test_factors_cover_every_setting():
+    from dataclasses import fields
+    from meteor_core.difference import FACTORS
+    covered = {f for group in FACTORS.values() for f in group}
+    assert covered == {f.name for f in fields(MeteorConfig)} - {"name"}
+
+
 def test_the_issue_example_nltk_number():
     d = explain_difference(HYP, [REF], MeteorConfig.nltk(), MeteorConfig.meteor15())
     assert round(d.score_a, 4) == 0.5254  # what NLTK 3.10 prints for this pair
