@@ -34,7 +34,7 @@ def _load_files(ref_files, sys_files):
     if len(sys_files or []) < 2:
         raise InputError("Upload two or more system output files.")
     return load_test_set([(f.name, decode_segments(f.getvalue(), f.name)) for f in ref_files],
-                               [(f.name, decode_segments(f.getvalue(), f.name)) for f in sys_files])
+                         [(f.name, decode_segments(f.getvalue(), f.name)) for f in sys_files])
 
 
 def _load_table(table_file):

@@ -50,7 +50,7 @@ def _load(args):
     if not args.ref or not args.sys or len(args.sys) < 2:
         raise InputError("need --ref FILE and at least two --sys FILE (or --table FILE)")
     return load_test_set([(path, read_segments(path)) for path in args.ref],
-                               [(Path(path).name, read_segments(path)) for path in args.sys])
+                         [(Path(path).name, read_segments(path)) for path in args.sys])
 
 
 def format_table(rows: list[dict]) -> str:
