@@ -7,7 +7,7 @@ import streamlit as st
 from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
-from meteor_core import MeteorConfig, WordNetMissingError, score
+from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.config import PRESET_NAMES
 from meteor_core.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.explain import diff_alignments
@@ -51,7 +51,7 @@ if errors:
     st.stop()
 try:
     d = explain_difference(hyp, [ref], config_a, config_b, order)
-    result_a, result_b = score(hyp, [ref], config_a), score(hyp, [ref], config_b)
+    result_a, result_b = d.result_a, d.result_b
 except WordNetMissingError as exc:
     st.error(str(exc))
     st.stop()

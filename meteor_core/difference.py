@@ -53,6 +53,8 @@ class Difference:
     terms_b: dict
     order: tuple[str, ...]
     steps: list[Step]
+    result_a: object = None  # the SegmentResult (or CorpusResult) under A and under B
+    result_b: object = None
 
     @property
     def total(self) -> float:
@@ -100,7 +102,7 @@ def _walk(config_a: MeteorConfig, config_b: MeteorConfig, order: Sequence[str] |
         steps.append(Step(factor, change, result.score, result.score - previous, _terms(result), current))
         previous = result.score
     last = evaluate(config_b) if steps else first
-    return Difference(config_a, config_b, first.score, last.score, terms_a, _terms(last), order, steps)
+    return Difference(config_a, config_b, first.score, last.score, terms_a, _terms(last), order, steps, first, last)
 
 
 def explain_difference(hypothesis: str, references: Sequence[str], config_a: MeteorConfig,

@@ -113,3 +113,9 @@ def test_page_shows_the_waterfall_for_two_presets(page):
     assert len(at.dataframe[0].value) == len(d.steps) + 1
     at.selectbox(key="dif_B").set_value("nltk").run()
     assert "score the same way" in at.info[0].value
+
+
+def test_difference_carries_both_results():
+    d = explain_difference(HYP, [REF], MeteorConfig.nltk(), MeteorConfig.meteor15())
+    assert d.result_a.to_dict() == score(HYP, [REF], MeteorConfig.nltk()).to_dict()
+    assert d.result_b.score == d.score_b
