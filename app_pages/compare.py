@@ -22,6 +22,7 @@ LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGM
           "every file must have the same number of lines.")
 
 
+@st.cache_data(show_spinner=False)  # read once, not on every rerun that a filter causes
 def _load_demo():
     refs = decode_segments((DEMO / "ted.ref.detok.eng").read_bytes(), "ted.ref.detok.eng")
     systems = {name: decode_segments((DEMO / f"ted.{name}.detok.eng").read_bytes(), name) for name in ("sys1", "sys2")}
@@ -53,7 +54,8 @@ def _key(systems, references, config) -> str:
 
 
 def _compare(systems, references, config):
-    """Score once per (data, configuration); later reruns (filters, selection) reuse it."""
+    """Score once per (data, configuration); later reruns (filters, selection) reuse it.
+    Returns the cache key too, which also keys the bootstrap and the waterfall."""
     cache = st.session_state.setdefault("comparisons", {})
     key = _key(systems, references, config)
     if key not in cache:
@@ -65,7 +67,7 @@ def _compare(systems, references, config):
         cache.clear()  # keep one comparison per session: results of large sets are big
         cache[key] = compare_systems(systems, references, config, progress=progress)
         bar.empty()
-    return cache[key]
+    return key, cache[key]
 
 
 @st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
@@ -106,7 +108,7 @@ except InputError as exc:
     st.stop()
 
 try:
-    comparison = _compare(systems, references, config)
+    key, comparison = _compare(systems, references, config)
 except WordNetMissingError as exc:
     st.error(str(exc))
     st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
@@ -114,7 +116,6 @@ except WordNetMissingError as exc:
 except ValueError as exc:  # e.g. a segment over the length limit
     st.warning(str(exc))
     st.stop()
-key = _key(systems, references, config)
 names = comparison.names
 
 # --- corpus level ----------------------------------------------------------------------------
