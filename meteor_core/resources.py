@@ -5,6 +5,7 @@ the caches are bounded by the vocabulary, not by the corpus size.
 """
 from __future__ import annotations
 
+import gc
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -38,10 +39,29 @@ def _make_stemmer(name: str) -> Callable[[str], str]:
 STEMMERS = ("porter", "porter-original", "snowball")
 
 
+class _Memo(dict):
+    """word -> compute(word), computed once per word. A hit is a plain dict lookup, which
+    ``map(memo.__getitem__, words)`` runs at C speed (faster than lru_cache or even
+    str.lower); the table is emptied when it reaches MEMO_LIMIT words."""
+
+    def __init__(self, compute: Callable[[str], object]):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, word):
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        value = self[word] = self.compute(word)
+        return value
+
+
+MEMO_LIMIT = 500_000
+
+
 @lru_cache(maxsize=None)
 def stemmer(name: str) -> Callable[[str], str]:
     """A memoised stem function for the named stemmer."""
-    return lru_cache(maxsize=500_000)(_make_stemmer(name))
+    return _Memo(_make_stemmer(name)).__getitem__
 
 
 @lru_cache(maxsize=1)
@@ -53,6 +73,10 @@ def wordnet():
         wn.synsets("big")
     except LookupError as exc:
         raise WordNetMissingError(WORDNET_FIX) from exc
+    # The reader keeps ~370,000 objects alive for the life of the process. Every full garbage
+    # collection would walk them (~150 ms here), and holding a corpus's results triggers one
+    # every few thousand segments; the permanent generation is skipped by collections.
+    gc.freeze()
     return wn
 
 
@@ -65,16 +89,39 @@ def wordnet_available() -> bool:
         return False
 
 
-@lru_cache(maxsize=500_000)
-def synsets_of(word: str) -> frozenset[str]:
-    """Names of the synsets a word belongs to (WordNet's morphy finds base forms)."""
-    return frozenset(s.name() for s in wordnet().synsets(word))
+def _synsets_of(word: str) -> frozenset[tuple[str, int]]:
+    wn = wordnet()
+    word = word.lower()
+    index = wn._lemma_pos_offset_map  # a defaultdict: .get() so that lookups do not grow it
+    return frozenset(
+        (pos, offset)
+        for pos in _POS_LIST
+        for form in wn._morphy(word, pos)
+        for offset in index.get(form, _NO_ENTRY).get(pos, ())
+    )
+
+
+# synsets_of(word): the synsets a word belongs to, as (part of speech, data-file offset) keys:
+# exactly the synsets ``wordnet.synsets(word)`` returns (WordNet's morphy finds base forms),
+# read off the index without building NLTK's Synset and Lemma objects, which NLTK would keep
+# for good (~30 per word, walked by every garbage collection). ``synset_name`` names a key.
+synsets_of: Callable[[str], frozenset[tuple[str, int]]] = _Memo(_synsets_of).__getitem__
+
+
+_POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's POS_LIST)
+_NO_ENTRY: dict = {}
+
+
+@lru_cache(maxsize=100_000)
+def synset_name(key: tuple[str, int]) -> str:
+    """The WordNet name of a synset key from synsets_of, e.g. ('a', 1382086) -> 'large.a.01'."""
+    return wordnet().synset_from_pos_and_offset(*key).name()
 
 
 def shared_synset(a: str, b: str) -> str | None:
-    """A synset both words belong to (the alphabetically first, for a stable answer)."""
+    """A synset both words belong to (the alphabetically first name, for a stable answer)."""
     common = synsets_of(a) & synsets_of(b)
-    return min(common) if common else None
+    return min(map(synset_name, common)) if common else None
 
 
 @lru_cache(maxsize=500_000)
