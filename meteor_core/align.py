@@ -7,12 +7,14 @@ and return ``Alignment``: the matches sorted by hypothesis position, each with i
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import partial
+from typing import NamedTuple, Sequence
 
 from . import resources
 from .config import MeteorConfig
-from .search import Budget, classes_by_key, solve_classes, solve_stage
+from .search import Budget, solve_classes, solve_stage, split_classes
 
 
 class Match(NamedTuple):
@@ -60,8 +62,8 @@ def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget |
 
 
 def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
-    free_h = list(range(len(hyp)))  # still-unmatched positions, kept in increasing order
-    free_r = list(range(len(ref)))
+    free_h: Sequence[int] = range(len(hyp))  # still-unmatched positions, in increasing order
+    free_r: Sequence[int] = range(len(ref))
     fixed: list[tuple[int, int]] = []
     matches: list[Match] = []
     proven = True
@@ -71,31 +73,36 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             break
         if stage == "exact":
             if len(free_h) == len(hyp) and len(free_r) == len(ref):  # the usual first stage
-                classes = classes_by_key(free_h, hyp, free_r, ref)
+                keys_h, keys_r = hyp, ref
             else:
-                classes = classes_by_key(free_h, [hyp[i] for i in free_h], free_r, [ref[j] for j in free_r])
-            pairs, ok = solve_classes(classes, fixed, budget)
-            matches += [Match(i, j, stage, hyp[i]) for i, j in pairs]
+                keys_h, keys_r = list(map(hyp.__getitem__, free_h)), list(map(ref.__getitem__, free_r))
+            pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
+            matches += [_match((i, j, stage, hyp[i], 1, 1)) for i, j in pairs]
+        elif stage == "stem":
+            keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
+            keys_r = list(map(stem, map(ref.__getitem__, free_r)))
+            pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
+            matches += [_match((i, j, stage, stem(hyp[i]), 1, 1)) for i, j in pairs]
         else:
-            if stage == "stem":
-                classes = classes_by_key(free_h, [stem(hyp[i]) for i in free_h], free_r, [stem(ref[j]) for j in free_r])
-                pairs, ok = solve_classes(classes, fixed, budget)
-            else:
-                pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
-            matches += [Match(i, j, stage, _via(stage, hyp[i], ref[j], stem, config)) for i, j in pairs]
+            pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
+            matches += [_match((i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1)) for i, j in pairs]
         proven = proven and ok
         if pairs:
             fixed += pairs
-            taken_h = {i for i, _ in pairs}
-            taken_r = {j for _, j in pairs}
-            free_h = [i for i in free_h if i not in taken_h]
-            free_r = [j for j in free_r if j not in taken_r]
-    matches.sort(key=_by_hyp)
+            taken = set(map(_first, pairs))
+            free_h = [i for i in free_h if i not in taken]
+            taken = set(map(_second, pairs))
+            free_r = [j for j in free_r if j not in taken]
+    matches.sort()  # by hypothesis position (each position is matched once)
     return Alignment(tuple(matches), proven)
 
 
-def _by_hyp(m: Match) -> int:
-    return m.hyp_index
+_first, _second = itemgetter(0), itemgetter(1)
+
+
+# _match((i, j, stage, via, 1, 1)): tuple.__new__ skips NamedTuple's Python-level __new__
+# (a third faster; scoring makes one Match per matched word).
+_match = partial(tuple.__new__, Match)
 
 
 def _index(keys_by_position) -> dict[str, list[int]]:
@@ -119,15 +126,12 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
     keys = resources.synsets_of
-    refs = [(j, theirs) for j in free_r if (theirs := keys(ref[j]))]
-    if not refs:
-        return {}
-    anywhere = frozenset().union(*[theirs for _, theirs in refs])  # most words match none: skip them fast
+    ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
+    anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}
-    for i in free_h:
-        mine = keys(hyp[i])
-        if mine and not mine.isdisjoint(anywhere):
-            out[i] = [j for j, theirs in refs if not mine.isdisjoint(theirs)]
+    for i, mine in zip(free_h, map(keys, map(hyp.__getitem__, free_h))):
+        if not mine.isdisjoint(anywhere):
+            out[i] = [j for j, theirs in zip(free_r, ref_synsets) if not mine.isdisjoint(theirs)]
     return out
 
 

@@ -25,6 +25,7 @@ from itertools import combinations
 from math import comb, prod
 
 Pair = tuple[int, int]
+Part = tuple[list[int], list[int]]  # a complete bipartite component: hyps x refs
 
 
 @dataclass
@@ -56,24 +57,51 @@ def inversions(values) -> int:
     return total
 
 
-def crossing_counter(fixed: list[Pair]):
-    """cost(i, j): how many ``fixed`` pairs the pair (i, j) would cross.
+class CrossingCost:
+    """cost(i, j): how many ``fixed`` pairs the free pair (i, j) would cross; ``row`` and
+    ``col`` give the costs of one hypothesis token against several reference tokens and back.
 
-    (i, j) is free, so no fixed pair shares its i or j: with L(i) the fixed pairs left of i,
-    crossings = |L(i)| + #(fixed y < j) - 2·#(L(i) with y < j), two bisections per query."""
-    by_x = sorted(fixed)
-    xs = [x for x, _ in by_x]
-    ys_by_x = [y for _, y in by_x]
-    all_ys = sorted(ys_by_x)
-    lefts: dict[int, list] = {}
+    (i, j) is free, so no fixed pair shares its i or j. With L(i) the fixed pairs left of i,
+    crossings = |L(i)| + #(fixed y < j) - 2·#(L(i) with y < j). When the fixed pairs do not
+    cross each other (the usual case) L(i) is a prefix of them in both orders, and this is
+    |#(fixed x < i) - #(fixed y < j)|: two bisections."""
 
-    def cost(i: int, j: int) -> int:
-        left = lefts.get(i)
+    __slots__ = ("xs", "ys_by_x", "ys", "monotone", "_lefts", "_belows")
+
+    def __init__(self, fixed: list[Pair]):
+        self.xs, self.ys_by_x = zip(*sorted(fixed)) if fixed else ((), ())
+        self.ys = sorted(self.ys_by_x)
+        self.monotone = tuple(self.ys) == self.ys_by_x
+        self._lefts: dict[int, list] = {}  # i -> sorted ys of L(i)
+        self._belows: dict[int, list] = {}  # j -> sorted xs of the fixed pairs below j
+
+    def __call__(self, i: int, j: int) -> int:
+        k, b = bisect_right(self.xs, i), bisect_right(self.ys, j)
+        if self.monotone:
+            return k - b if k > b else b - k
+        return k + b - 2 * bisect_right(self._left(i, k), j)
+
+    def row(self, i: int, js: list[int]) -> list[int]:
+        k, ys = bisect_right(self.xs, i), self.ys
+        if self.monotone:
+            return [abs(k - bisect_right(ys, j)) for j in js]
+        left = self._left(i, k)
+        return [k + bisect_right(ys, j) - 2 * bisect_right(left, j) for j in js]
+
+    def col(self, j: int, is_: list[int]) -> list[int]:
+        b, xs = bisect_right(self.ys, j), self.xs
+        if self.monotone:
+            return [abs(bisect_right(xs, i) - b) for i in is_]
+        below = self._belows.get(j)
+        if below is None:
+            below = self._belows[j] = sorted(x for x, y in zip(self.xs, self.ys_by_x) if y < j)
+        return [bisect_right(xs, i) + b - 2 * bisect_right(below, i) for i in is_]
+
+    def _left(self, i: int, k: int) -> list:
+        left = self._lefts.get(i)
         if left is None:
-            left = lefts[i] = sorted(ys_by_x[: bisect_right(xs, i)])
-        return len(left) + bisect_right(all_ys, j) - 2 * bisect_right(left, j)
-
-    return cost
+            left = self._lefts[i] = sorted(self.ys_by_x[:k])
+        return left
 
 
 def _components(cands: dict[int, list[int]]) -> list[tuple[list[int], list[int]]]:
@@ -115,38 +143,55 @@ def max_matching(cands: dict[int, list[int]]) -> dict[int, int]:
     return {i: j for j, i in match_ref.items()}
 
 
-def classes_by_key(hyp_positions, hyp_keys, ref_positions, ref_keys) -> list[tuple[list[int], list[int]]]:
+def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple[list[Pair], list[Part]]:
     """For stages whose relation is equality of a key (word, stem): each key shared by both
-    sides is a complete bipartite component, found by grouping. Positions come in increasing
-    order with their keys alongside; so do the lists returned."""
-    refs_by_key: dict[str, list[int]] = {}
+    sides is a complete bipartite component K(a, b). Those with a == b are solved outright
+    (their tokens paired in order, see the module docstring) and returned as pairs; the
+    others are returned as (hyps, refs) to choose from. Positions come in increasing order
+    with their keys alongside; so do the lists returned."""
+    # Most keys occur once on each side: keep first positions in plain dicts and build lists
+    # only for keys that repeat.
+    first_ref: dict[str, int] = {}
+    more_refs: dict[str, list[int]] = {}
     for j, key in zip(ref_positions, ref_keys):
-        if key in refs_by_key:
-            refs_by_key[key].append(j)
+        if key not in first_ref:
+            first_ref[key] = j
+        elif key in more_refs:
+            more_refs[key].append(j)
         else:
-            refs_by_key[key] = [j]
-    hyps_by_key: dict[str, list[int]] = {}
+            more_refs[key] = [first_ref[key], j]
+    first_hyp: dict[str, int] = {}
+    more_hyps: dict[str, list[int]] = {}
     for i, key in zip(hyp_positions, hyp_keys):
-        if key in refs_by_key:
-            if key in hyps_by_key:
-                hyps_by_key[key].append(i)
+        if key in first_ref:
+            if key not in first_hyp:
+                first_hyp[key] = i
+            elif key in more_hyps:
+                more_hyps[key].append(i)
             else:
-                hyps_by_key[key] = [i]
-    return [(hs, refs_by_key[key]) for key, hs in hyps_by_key.items()]
-
-
-def solve_classes(classes: list[tuple[list[int], list[int]]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
-    """A stage whose components are all complete bipartite (exact, stem)."""
+                more_hyps[key] = [first_hyp[key], i]
+    if not more_hyps and not more_refs:
+        return [(i, first_ref[key]) for key, i in first_hyp.items()], []
     forced: list[Pair] = []
-    open_parts = []
-    for hyps, refs in classes:
+    open_classes: list[Part] = []
+    for key, i in first_hyp.items():
+        hyps, refs = more_hyps.get(key), more_refs.get(key)
+        if hyps is None and refs is None:
+            forced.append((i, first_ref[key]))
+            continue
+        hyps, refs = hyps or [i], refs or [first_ref[key]]
         if len(hyps) == len(refs):
             forced.extend(zip(hyps, refs))
         else:
-            open_parts.append((hyps, refs, min(len(hyps), len(refs)), True))
-    if not open_parts:
+            open_classes.append((hyps, refs))
+    return forced, open_classes
+
+
+def solve_classes(forced: list[Pair], open_classes: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    """A stage whose components are all complete bipartite (exact, stem), from split_classes."""
+    if not open_classes:
         return forced, True
-    chosen, proven = _solve_open(open_parts, fixed + forced, budget)
+    chosen, proven = _solve_complete(open_classes, fixed + forced, budget)
     return forced + chosen, proven
 
 
@@ -155,69 +200,104 @@ def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) 
     cands = {i: sorted(js) for i, js in cands.items() if js}
     if not cands:
         return [], True
+    if all(len(js) == 1 for js in cands.values()):
+        # The usual shape: every word has one candidate. Distinct ones need no choice at all.
+        pairs = [(i, js[0]) for i, js in cands.items()]
+        if len({j for _, j in pairs}) == len(pairs):
+            return pairs, True
     forced: list[Pair] = []
-    open_parts: list[tuple[list[int], list[int], int, bool]] = []  # hyps, refs, need, complete
+    complete: list[Part] = []
+    general: list[Part] = []
     for hyps, refs in _components(cands):
-        complete = all(len(cands[i]) == len(refs) for i in hyps)
-        if complete and len(hyps) == len(refs):
+        if any(len(cands[i]) != len(refs) for i in hyps):
+            general.append((hyps, refs))
+        elif len(hyps) == len(refs):
             forced.extend(zip(hyps, refs))
-        elif complete:
-            open_parts.append((hyps, refs, min(len(hyps), len(refs)), True))
         else:
-            sub = {i: cands[i] for i in hyps}
-            open_parts.append((hyps, refs, len(max_matching(sub)), False))
-    chosen, proven = _solve_open(open_parts, fixed + forced, budget, cands)
+            complete.append((hyps, refs))
+    if general:
+        chosen, proven = _solve_mixed(complete, general, cands, fixed + forced, budget)
+    elif complete:
+        chosen, proven = _solve_complete(complete, fixed + forced, budget)
+    else:
+        chosen, proven = [], True
     return forced + chosen, proven
 
 
-def _solve_open(parts, fixed: list[Pair], budget: Budget, cands=None) -> tuple[list[Pair], bool]:
-    """Choose the pairs of the components that need a choice."""
-    if not parts:
-        return [], True
-    if all(complete for *_, complete in parts):
-        # Each part alone, against the fixed pairs only, is exact by DP. Pairs inside a part
-        # never cross, so the total is the sum of those costs (a lower bound, the "floor")
-        # plus the crossings between parts; none of those means optimal.
-        crossing = crossing_counter(fixed)
-        solutions = [_monotone_dp(hyps, refs, crossing) for hyps, refs, _, _ in parts]
-        floor = sum(cost for _, cost in solutions)
-        current = [pairs for pairs, _ in solutions]
-        between = count_crossings([p for pairs in current for p in pairs])
-        if between == 0:
-            return [p for pairs in current for p in pairs], True
-        best_cost = floor + between
-        # Coordinate descent: re-solve each part against the fixed pairs and the other parts.
-        for _ in range(4):
-            improved = False
-            for k, (hyps, refs, _, _) in enumerate(parts):
-                if time.perf_counter() > budget.deadline:
-                    break
-                others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
-                pairs, _ = _monotone_dp(hyps, refs, _plus(crossing, others))
-                trial = current[:k] + [pairs] + current[k + 1:]
-                new = [p for ps in trial for p in ps]
-                cost = sum(crossing(i, j) for i, j in new) + count_crossings(new)
-                if cost < best_cost:
-                    current, best_cost, improved = trial, cost, True
-            if not improved or best_cost == floor:
+def _solve_complete(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    """Choose the pairs of complete parts K(a, b), a != b: min(a, b) in-order pairs each."""
+    crossing = CrossingCost(fixed)
+    # Pairs inside a part never cross, so each part's cheapest choice against the fixed pairs
+    # gives a lower bound (the "floor"); no crossings between those choices means optimal.
+    cheapest = [_cheapest(hyps, refs, crossing) for hyps, refs in parts]
+    chosen = [p for _, pairs in cheapest for p in pairs]
+    if len(parts) == 1:
+        return chosen, True
+    between = count_crossings(chosen)
+    if between == 0:
+        return chosen, True
+    floor = sum(cost for cost, _ in cheapest)
+    options = [_part_options(hyps, refs, crossing) for hyps, refs in parts]
+    if None not in options and prod(map(len, options)) <= MAX_COMBINATIONS:
+        return _search_part_choices(options, chosen, floor + between), True
+    # Large parts: coordinate descent (re-solve each part by DP against the fixed pairs and
+    # the others), then the token-level branch and bound from the best found.
+    current = [pairs for _, pairs in cheapest]
+    best_cost = floor + between
+    for _ in range(4):
+        improved = False
+        for k, (hyps, refs) in enumerate(parts):
+            if time.perf_counter() > budget.deadline:
                 break
-        best = [p for pairs in current for p in pairs]
-        if best_cost == floor:
-            return best, True
-        exact = _search_part_choices(parts, crossing, best, best_cost)
-        if exact is not None:
-            return exact, True
-        cands = {i: list(refs) for hyps, refs, _, _ in parts for i in hyps}
-    else:
-        cands = {i: cands[i] for hyps, _, _, _ in parts for i in hyps}
-        # Any maximum matching is a valid incumbent: the search can then stop at its budget.
-        best = sorted(max_matching(cands).items())
-        crossing = crossing_counter(fixed)
-        best_cost = sum(crossing(i, j) for i, j in best) + count_crossings(best)
+            others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
+            pairs, _ = _monotone_dp(hyps, refs, _plus(crossing, others))
+            trial = current[:k] + [pairs] + current[k + 1:]
+            new = [p for ps in trial for p in ps]
+            cost = sum(crossing(i, j) for i, j in new) + count_crossings(new)
+            if cost < best_cost:
+                current, best_cost, improved = trial, cost, True
+        if not improved or best_cost == floor:
+            break
+    best = [p for pairs in current for p in pairs]
+    if best_cost == floor:
+        return best, True
+    cands = {i: refs for hyps, refs in parts for i in hyps}
+    open_parts = [(hyps, refs, min(len(hyps), len(refs)), True) for hyps, refs in parts]
+    return _branch_and_bound(cands, open_parts, fixed, budget, best, best_cost)
+
+
+def _solve_mixed(complete: list[Part], general: list[Part], cands, fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    """Some components are not complete bipartite: branch and bound over all open parts,
+    starting from any maximum matching (a valid incumbent, so the search can stop at its
+    budget)."""
+    open_parts = [(hyps, refs, min(len(hyps), len(refs)), True) for hyps, refs in complete]
+    open_parts += [(hyps, refs, len(max_matching({i: cands[i] for i in hyps})), False) for hyps, refs in general]
+    cands = {i: cands[i] for hyps, _, _, _ in open_parts for i in hyps}
+    best = sorted(max_matching(cands).items())
+    crossing = CrossingCost(fixed)
+    best_cost = sum(crossing(i, j) for i, j in best) + count_crossings(best)
+    return _branch_and_bound(cands, open_parts, fixed, budget, best, best_cost)
+
+
+def _branch_and_bound(cands, parts, fixed, budget: Budget, best: list[Pair], best_cost: int) -> tuple[list[Pair], bool]:
     if sum(len(hyps) for hyps, _, _, _ in parts) > MAX_SEARCH_TOKENS or time.perf_counter() > budget.deadline:
         budget.exhausted = True
         return best, False
     return _BranchAndBound(cands, parts, fixed, budget, best, best_cost).run()
+
+
+def _cheapest(hyps: list[int], refs: list[int], crossing: "CrossingCost") -> tuple[int, list[Pair]]:
+    """A part's least-crossing monotone pairing against the fixed pairs, and its cost."""
+    if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
+        costs = crossing.row(hyps[0], refs)
+        cost = min(costs)
+        return cost, [(hyps[0], refs[costs.index(cost)])]
+    if len(refs) == 1:
+        costs = crossing.col(refs[0], hyps)
+        cost = min(costs)
+        return cost, [(hyps[costs.index(cost)], refs[0])]
+    pairs, cost = _monotone_dp(hyps, refs, crossing)
+    return cost, pairs
 
 
 # The branch and bound recurses once per open token; beyond this many it is not tried at all
@@ -230,24 +310,40 @@ MAX_PART_CHOICES = 64
 MAX_COMBINATIONS = 20_000
 
 
-def _search_part_choices(parts, crossing, incumbent: list[Pair], incumbent_cost: int) -> list[Pair] | None:
-    """Exact search over whole-part choices for complete parts (K(a, b): C(max, min) monotone
-    pairings each). Depth-first over parts with cost = crossings with the fixed pairs +
-    crossings between the parts chosen so far, bounded below by each remaining part's cheapest
-    choice. Returns the optimum (the incumbent if nothing beats it), or None when the choice
-    space is too large to enumerate."""
-    sizes = [comb(max(len(h), len(r)), min(len(h), len(r))) for h, r, _, _ in parts]
-    if max(sizes) > MAX_PART_CHOICES or prod(sizes) > MAX_COMBINATIONS:
-        return None
-    choices = []  # per part: [(cost against fixed, pairs)], cheapest first
-    for hyps, refs, _, _ in parts:
+def _part_options(hyps: list[int], refs: list[int], crossing) -> list[tuple[int, list[Pair]]] | None:
+    """Every monotone pairing of a complete part K(a, b) (C(max, min) of them) with its
+    crossings against the fixed pairs, cheapest first (ties: in position order); None when
+    there are more than MAX_PART_CHOICES."""
+    if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
+        i = hyps[0]
+        options = [(cost, [(i, j)]) for cost, j in zip(crossing.row(i, refs), refs)]
+    elif len(refs) == 1:
+        j = refs[0]
+        options = [(cost, [(i, j)]) for cost, i in zip(crossing.col(j, hyps), hyps)]
+    else:
+        if comb(max(len(hyps), len(refs)), min(len(hyps), len(refs))) > MAX_PART_CHOICES:
+            return None
+        cost = {(i, j): c for i in hyps for j, c in zip(refs, crossing.row(i, refs))}
         if len(hyps) >= len(refs):
-            options = [list(zip(pick, refs)) for pick in combinations(hyps, len(refs))]
+            pairings = [list(zip(pick, refs)) for pick in combinations(hyps, len(refs))]
         else:
-            options = [list(zip(hyps, pick)) for pick in combinations(refs, len(hyps))]
-        choices.append(sorted((sum(crossing(i, j) for i, j in pairs), pairs) for pairs in options))
-    order = sorted(range(len(parts)), key=lambda p: len(choices[p]))
-    choices = [choices[p] for p in order]
+            pairings = [list(zip(hyps, pick)) for pick in combinations(refs, len(hyps))]
+        options = [(sum(map(cost.__getitem__, pairs)), pairs) for pairs in pairings]
+    options.sort(key=_first)  # stable: equal costs stay in position order
+    return options
+
+
+def _first(option):
+    return option[0]
+
+
+def _search_part_choices(choices: list[list[tuple[int, list[Pair]]]], incumbent: list[Pair],
+                         incumbent_cost: int) -> list[Pair]:
+    """Exact search over whole-part choices (each part's options from _part_options).
+    Depth-first over parts with cost = crossings with the fixed pairs + crossings between the
+    parts chosen so far, bounded below by each remaining part's cheapest choice. Returns the
+    optimum (the incumbent if nothing beats it)."""
+    choices = sorted(choices, key=len)
     rest = [0] * (len(choices) + 1)  # rest[d]: least fixed cost of parts d, d+1, ...
     for d in range(len(choices) - 1, -1, -1):
         rest[d] = rest[d + 1] + choices[d][0][0]
@@ -336,7 +432,7 @@ class _BranchAndBound:
         self.key_of = {i: tuple(cands[i]) for i in self.items}
         # A complete part has one key; refs before its last pick are then out of reach.
         self.part_key = [tuple(refs) if c else None for (_, refs, _, c) in parts]
-        crossing = crossing_counter(fixed)
+        crossing = CrossingCost(fixed)
         self.cost = {(i, j): crossing(i, j) for i in self.items for j in cands[i]}
         self.options = {i: cands[i] for i in self.items}
         # remaining[k][p]: open tokens of part p at positions >= k; lower bounds per suffix.

@@ -201,12 +201,15 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
     for _ in range(3000):  # joint choices that beat coordinate descent are rare (~2%)
         hw = [rng.choice("abcx") for _ in range(rng.randint(3, 8))]
         rw = [rng.choice("abcy") for _ in range(rng.randint(3, 8))]
-        classes = search.classes_by_key(range(len(hw)), hw, range(len(rw)), rw)
+        classes = [([i for i, w in enumerate(hw) if w == key], [j for j, w in enumerate(rw) if w == key])
+                   for key in sorted(set(hw) & set(rw))]
         if any(len(h) > 3 or len(r) > 3 for h, r in classes):
             continue  # keep the brute force small
         n_fixed = rng.randint(0, 5)
         fixed = [(x + 0.5, y + 0.5) for x, y in zip(rng.sample(range(8), n_fixed), rng.sample(range(8), n_fixed))]
-        pairs, proven = search.solve_classes(classes, fixed, Budget.for_seconds(5))
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        assert sorted(map(sorted, open_classes)) == sorted(sorted(c) for c in classes if len(c[0]) != len(c[1]))
+        pairs, proven = search.solve_classes(forced, open_classes, fixed, Budget.for_seconds(5))
         assert proven
         assert len(pairs) == sum(min(len(h), len(r)) for h, r in classes)
         assert count_crossings(pairs + fixed) - count_crossings(fixed) == _brute_force_classes(classes, fixed)
