@@ -1,13 +1,14 @@
 """Segment and corpus scoring: tokens -> alignment -> chunks -> statistics -> score."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple, Sequence
 
 from . import resources
 from .align import Alignment, Match, align
 from .config import STAGES, MeteorConfig
-from .search import Budget, inversions
+from .search import Budget
 from .stats import MeteorStats, Scores, compute
 from .tokenize import tokenize
 
@@ -43,22 +44,47 @@ class ChunkSpan(NamedTuple):
 
 def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     """Fewest chunks: maximal runs adjacent and in the same order on both sides."""
+    return _chunks(matches)[0]
+
+
+def _chunks(matches: Sequence[Match]) -> tuple[list[ChunkSpan], int]:
+    """The fewest chunks, and the crossings of the alignment. Matches of one chunk never
+    cross, and two chunks cover disjoint ranges of the reference, so either every match of
+    one crosses every match of the other or none does: crossings come from the chunks."""
     spans: list[ChunkSpan] = []
-    start = None
-    for m in sorted(matches, key=_hyp_position):
-        i, j = m.hyp_index, m.ref_index
-        if start is None or i != end_i or j != end_j:
-            if start is not None:
-                spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
-            start = (i, j)
-        end_i, end_j = i + m.hyp_length, j + m.ref_length
-    if start is not None:
-        spans.append(ChunkSpan(start[0], end_i, start[1], end_j))
-    return spans
+    sizes: list[int] = []  # matches per chunk (a paraphrase match covers several words)
+    start_i = start_j = end_i = end_j = -1
+    n = 0
+    for i, j, _, _, hyp_length, ref_length in sorted(matches):  # Match tuples sort by hyp position
+        if i != end_i or j != end_j:
+            if n:
+                spans.append(_span(start_i, end_i, start_j, end_j))
+                sizes.append(n)
+            start_i, start_j, n = i, j, 0
+        end_i, end_j = i + hyp_length, j + ref_length
+        n += 1
+    if n:
+        spans.append(_span(start_i, end_i, start_j, end_j))
+        sizes.append(n)
+    return spans, _weighted_inversions([span.ref_start for span in spans], sizes)
 
 
-def _hyp_position(m: Match) -> int:
-    return m.hyp_index
+def _span(hyp_start: int, hyp_end: int, ref_start: int, ref_end: int) -> ChunkSpan:
+    return tuple.__new__(ChunkSpan, (hyp_start, hyp_end, ref_start, ref_end))  # skips NamedTuple's __new__
+
+
+def _weighted_inversions(values: list[int], weights: list[int]) -> int:
+    """Sum of w_a·w_b over pairs a < b with values[a] > values[b]."""
+    seen: list[int] = []  # values so far, sorted, with their weights alongside
+    seen_weights: list[int] = []
+    total = 0
+    for v, w in zip(values, weights):
+        k = bisect_right(seen, v)
+        if k < len(seen):
+            total += w * sum(seen_weights[k:])
+        seen.insert(k, v)
+        seen_weights.insert(k, w)
+    return total
 
 
 @dataclass
@@ -164,7 +190,7 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
     tokens = tokenize(text, config.tokenizer)
     if len(tokens) > MAX_SEGMENT_TOKENS:
         raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
-    return tokens, ([t.lower() for t in tokens] if config.lowercase else tokens)
+    return tokens, (list(map(str.lower, tokens)) if config.lowercase else tokens)
 
 
 def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorStats:
@@ -190,7 +216,7 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
 
 def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> PairResult:
     alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
-    spans = chunk_spans(alignment.matches)
+    spans, crossings = _chunks(alignment.matches)
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, len(spans), config)
     s: Scores = compute(stats, config)
     return PairResult(
@@ -198,7 +224,7 @@ def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig,
         fragmentation=s.fragmentation, penalty=s.penalty, chunks=stats.chunks,
         matches=stats.matches, hyp_tokens=hyp_tokens, ref_tokens=ref_tokens,
         alignment=list(alignment.matches), chunk_spans=spans,
-        crossings=inversions([m.ref_index for m in alignment.matches]),  # matches come in hyp order
+        crossings=crossings,
         optimal=alignment.optimal, stats=stats,
     )
 
