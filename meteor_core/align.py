@@ -81,13 +81,15 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
         elif stage == "stem":
             keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
             keys_r = list(map(stem, map(ref.__getitem__, free_r)))
+            if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
+                continue
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [_match((i, j, stage, stem(hyp[i]), 1, 1)) for i, j in pairs]
         else:
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [_match((i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1)) for i, j in pairs]
         proven = proven and ok
-        if pairs:
+        if pairs and stage != config.stages[-1]:  # the next stage works on what is left
             fixed += pairs
             taken = set(map(_first, pairs))
             free_h = [i for i in free_h if i not in taken]

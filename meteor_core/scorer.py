@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, NamedTuple, Sequence
 
 from . import resources
@@ -44,33 +45,34 @@ class ChunkSpan(NamedTuple):
 
 def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     """Fewest chunks: maximal runs adjacent and in the same order on both sides."""
-    return _chunks(matches)[0]
-
-
-def _chunks(matches: Sequence[Match]) -> tuple[list[ChunkSpan], int]:
-    """The fewest chunks, and the crossings of the alignment. Matches of one chunk never
-    cross, and two chunks cover disjoint ranges of the reference, so either every match of
-    one crosses every match of the other or none does: crossings come from the chunks."""
     spans: list[ChunkSpan] = []
-    sizes: list[int] = []  # matches per chunk (a paraphrase match covers several words)
     start_i = start_j = end_i = end_j = -1
-    n = 0
     for i, j, _, _, hyp_length, ref_length in sorted(matches):  # Match tuples sort by hyp position
         if i != end_i or j != end_j:
-            if n:
-                spans.append(_span(start_i, end_i, start_j, end_j))
-                sizes.append(n)
-            start_i, start_j, n = i, j, 0
+            if start_i >= 0:
+                spans.append(ChunkSpan(start_i, end_i, start_j, end_j))
+            start_i, start_j = i, j
         end_i, end_j = i + hyp_length, j + ref_length
-        n += 1
-    if n:
-        spans.append(_span(start_i, end_i, start_j, end_j))
-        sizes.append(n)
-    return spans, _weighted_inversions([span.ref_start for span in spans], sizes)
+    if start_i >= 0:
+        spans.append(ChunkSpan(start_i, end_i, start_j, end_j))
+    return spans
 
 
-def _span(hyp_start: int, hyp_end: int, ref_start: int, ref_end: int) -> ChunkSpan:
-    return tuple.__new__(ChunkSpan, (hyp_start, hyp_end, ref_start, ref_end))  # skips NamedTuple's __new__
+def chunks_and_crossings(matches: Sequence[Match]) -> tuple[int, int]:
+    """How many chunks (as chunk_spans finds them) and how many crossings. Matches of one
+    chunk never cross, and two chunks cover disjoint ranges of the reference, so either every
+    match of one crosses every match of the other or none does: crossings come from chunks."""
+    starts: list[int] = []  # each chunk's first reference position
+    sizes: list[int] = []  # and its number of matches (a paraphrase match covers several words)
+    end_i = end_j = -1
+    for i, j, _, _, hyp_length, ref_length in sorted(matches):
+        if i != end_i or j != end_j:
+            starts.append(j)
+            sizes.append(1)
+        else:
+            sizes[-1] += 1
+        end_i, end_j = i + hyp_length, j + ref_length
+    return len(starts), _weighted_inversions(starts, sizes)
 
 
 def _weighted_inversions(values: list[int], weights: list[int]) -> int:
@@ -78,6 +80,8 @@ def _weighted_inversions(values: list[int], weights: list[int]) -> int:
     seen: list[int] = []  # values so far, sorted, with their weights alongside
     seen_weights: list[int] = []
     total = 0
+    if values == sorted(values):  # chunks in the same order on both sides: nothing crosses
+        return 0
     for v, w in zip(values, weights):
         k = bisect_right(seen, v)
         if k < len(seen):
@@ -102,10 +106,14 @@ class PairResult:
     hyp_tokens: list[str]
     ref_tokens: list[str]
     alignment: list[Match]
-    chunk_spans: list[ChunkSpan]
     crossings: int
     optimal: bool
     stats: MeteorStats
+
+    @cached_property
+    def chunk_spans(self) -> list[ChunkSpan]:
+        """The chunks, found from the alignment when first asked for (scoring only needs their number)."""
+        return chunk_spans(self.alignment)
 
     def token_matches(self) -> tuple[dict[int, Match], dict[int, Match]]:
         """Position -> its match, for the candidate and for the reference (a paraphrase match
@@ -215,18 +223,18 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
 
 
 def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> PairResult:
+    return PairResult(*_pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config, budget))
+
+
+def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> tuple:
+    """A PairResult's fields, in order (a SegmentResult starts with the same ones)."""
     alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
-    spans, crossings = _chunks(alignment.matches)
-    stats = pair_stats(alignment.matches, hyp_norm, ref_norm, len(spans), config)
+    chunks, crossings = chunks_and_crossings(alignment.matches)
+    stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)
-    return PairResult(
-        score=s.score, precision=s.precision, recall=s.recall, fmean=s.fmean,
-        fragmentation=s.fragmentation, penalty=s.penalty, chunks=stats.chunks,
-        matches=stats.matches, hyp_tokens=hyp_tokens, ref_tokens=ref_tokens,
-        alignment=list(alignment.matches), chunk_spans=spans,
-        crossings=crossings,
-        optimal=alignment.optimal, stats=stats,
-    )
+    return (s.score, s.precision, s.recall, s.fmean, s.fragmentation, s.penalty, stats.chunks,
+            stats.matches, hyp_tokens, ref_tokens, list(alignment.matches), crossings,
+            alignment.optimal, stats)
 
 
 def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig | None = None) -> SegmentResult:
@@ -240,15 +248,11 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
         resources.wordnet()  # load (or fail) before the search clock starts
     hyp_tokens, hyp_norm = _prepare(hypothesis, config)
     budget = Budget.for_seconds(SEGMENT_SECONDS)
-    per_reference = []
-    for ref in references:
-        ref_tokens, ref_norm = _prepare(ref, config)
-        per_reference.append(score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config, budget))
+    fields = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
     # max() keeps the first of equal scores, as NLTK's max over references does.
-    best = max(range(len(per_reference)), key=lambda k: per_reference[k].score)
-    b = per_reference[best]
-    return SegmentResult(**vars(b), best_reference=best, per_reference=per_reference,
-                         signature=config.signature())
+    best = max(range(len(fields)), key=lambda k: fields[k][0])
+    per_reference = [PairResult(*f) for f in fields]
+    return SegmentResult(*fields[best], best, per_reference, config.signature())
 
 
 def score_corpus(
