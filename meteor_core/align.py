@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import defaultdict
 from operator import itemgetter
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple, Sequence
 
 from . import resources
@@ -43,7 +42,9 @@ class Match(NamedTuple):
 
 @dataclass(frozen=True)
 class Alignment:
-    matches: tuple[Match, ...]
+    # Sorted by hypothesis position; each a Match or a plain tuple of Match's six fields (the
+    # optimal aligner's: cheaper to make, and the garbage collector can stop tracking them).
+    matches: tuple[tuple, ...]
     optimal: bool  # True when the search proved the alignment optimal (greedy: False)
 
 
@@ -65,7 +66,7 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
     free_h: Sequence[int] = range(len(hyp))  # still-unmatched positions, in increasing order
     free_r: Sequence[int] = range(len(ref))
     fixed: list[tuple[int, int]] = []
-    matches: list[Match] = []
+    matches: list[tuple] = []  # Match's fields as plain tuples (see Alignment)
     proven = True
     stem = resources.stemmer(config.stemmer)
     for stage in config.stages:
@@ -77,17 +78,17 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             else:
                 keys_h, keys_r = list(map(hyp.__getitem__, free_h)), list(map(ref.__getitem__, free_r))
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
-            matches += [_match((i, j, stage, hyp[i], 1, 1)) for i, j in pairs]
+            matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
         elif stage == "stem":
             keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
             keys_r = list(map(stem, map(ref.__getitem__, free_r)))
             if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
                 continue
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
-            matches += [_match((i, j, stage, stem(hyp[i]), 1, 1)) for i, j in pairs]
+            matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
-            matches += [_match((i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1)) for i, j in pairs]
+            matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
         if pairs and stage != config.stages[-1]:  # the next stage works on what is left
             fixed += pairs
@@ -102,9 +103,6 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
 _first, _second = itemgetter(0), itemgetter(1)
 
 
-# _match((i, j, stage, via, 1, 1)): tuple.__new__ skips NamedTuple's Python-level __new__
-# (a third faster; scoring makes one Match per matched word).
-_match = partial(tuple.__new__, Match)
 
 
 def _index(keys_by_position) -> dict[str, list[int]]:

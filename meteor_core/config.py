@@ -6,7 +6,6 @@ Two presets exist: ``meteor2005`` (Banerjee & Lavie 2005, the default) and
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
 
 STAGES = ("exact", "stem", "synonym", "paraphrase")
 DEFAULT_STAGES = ("exact", "stem", "synonym")
@@ -112,7 +111,13 @@ class MeteorConfig:
 
     def signature(self) -> str:
         """A short string that pins down how a score was computed (like sacrebleu's)."""
-        return _signature(self)
+        # Kept on the instance: scoring asks once per segment, and hashing all the fields for a
+        # cache lookup costs more than the lookup saves.
+        try:
+            return self.__dict__["_signature"]
+        except KeyError:
+            object.__setattr__(self, "_signature", _signature(self))
+            return self.__dict__["_signature"]
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -125,7 +130,6 @@ class MeteorConfig:
         return cls(**d)
 
 
-@lru_cache(maxsize=256)  # configs are immutable and few; scoring asks for this per segment
 def _signature(config: MeteorConfig) -> str:
     from . import __version__
     stages = "+".join(config.stages) or "none"

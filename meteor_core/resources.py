@@ -39,7 +39,7 @@ def _make_stemmer(name: str) -> Callable[[str], str]:
 STEMMERS = ("porter", "porter-original", "snowball")
 
 
-class _Memo(dict):
+class WordMemo(dict):
     """word -> compute(word), computed once per word. A hit is a plain dict lookup, which
     ``map(memo.__getitem__, words)`` runs at C speed (faster than lru_cache or even
     str.lower); the table is emptied when it reaches MEMO_LIMIT words."""
@@ -61,7 +61,7 @@ MEMO_LIMIT = 500_000
 @lru_cache(maxsize=None)
 def stemmer(name: str) -> Callable[[str], str]:
     """A memoised stem function for the named stemmer."""
-    return _Memo(_make_stemmer(name)).__getitem__
+    return WordMemo(_make_stemmer(name)).__getitem__
 
 
 @lru_cache(maxsize=1)
@@ -105,7 +105,7 @@ def _synsets_of(word: str) -> frozenset[tuple[str, int]]:
 # exactly the synsets ``wordnet.synsets(word)`` returns (WordNet's morphy finds base forms),
 # read off the index without building NLTK's Synset and Lemma objects, which NLTK would keep
 # for good (~30 per word, walked by every garbage collection). ``synset_name`` names a key.
-synsets_of: Callable[[str], frozenset[tuple[str, int]]] = _Memo(_synsets_of).__getitem__
+synsets_of: Callable[[str], frozenset[tuple[str, int]]] = WordMemo(_synsets_of).__getitem__
 
 
 _POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's POS_LIST)

@@ -58,14 +58,15 @@ def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     return spans
 
 
-def chunks_and_crossings(matches: Sequence[Match]) -> tuple[int, int]:
-    """How many chunks (as chunk_spans finds them) and how many crossings. Matches of one
-    chunk never cross, and two chunks cover disjoint ranges of the reference, so either every
-    match of one crosses every match of the other or none does: crossings come from chunks."""
+def _chunks_and_crossings(matches: Sequence[tuple]) -> tuple[int, int]:
+    """How many chunks (as chunk_spans finds them) and how many crossings, for matches in
+    candidate order. Matches of one chunk never cross, and two chunks cover disjoint ranges of
+    the reference, so either every match of one crosses every match of the other or none
+    does: crossings come from the chunks."""
     starts: list[int] = []  # each chunk's first reference position
     sizes: list[int] = []  # and its number of matches (a paraphrase match covers several words)
     end_i = end_j = -1
-    for i, j, _, _, hyp_length, ref_length in sorted(matches):
+    for i, j, _, _, hyp_length, ref_length in matches:  # in candidate order (see Alignment)
         if i != end_i or j != end_j:
             starts.append(j)
             sizes.append(1)
@@ -105,10 +106,16 @@ class PairResult:
     matches: int
     hyp_tokens: list[str]
     ref_tokens: list[str]
-    alignment: list[Match]
+    alignment_tuples: tuple[tuple, ...]  # the matches as plain tuples of Match's fields
     crossings: int
     optimal: bool
     stats: MeteorStats
+
+    @cached_property
+    def alignment(self) -> list[Match]:
+        """The matches, in candidate order. Made from alignment_tuples when first asked for:
+        scoring a corpus never needs them, and plain tuples cost the garbage collector less."""
+        return list(map(Match._make, self.alignment_tuples))
 
     @cached_property
     def chunk_spans(self) -> list[ChunkSpan]:
@@ -208,12 +215,12 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
         return MeteorStats(len(matches), len(hyp), len(ref), chunks)
     fw = resources.function_words(config.function_words)
     counts = {key: [0] * len(STAGES) for key in ("hc", "hf", "rc", "rf")}
-    for m in matches:
-        s = STAGES.index(m.stage)
-        for i in m.hyp_positions:  # one word, or a paraphrase's phrase
-            counts["hf" if hyp[i] in fw else "hc"][s] += 1
-        for j in m.ref_positions:
-            counts["rf" if ref[j] in fw else "rc"][s] += 1
+    for i, j, stage, _, hyp_length, ref_length in matches:
+        s = STAGES.index(stage)
+        for k in range(i, i + hyp_length):  # one word, or a paraphrase's phrase
+            counts["hf" if hyp[k] in fw else "hc"][s] += 1
+        for k in range(j, j + ref_length):
+            counts["rf" if ref[k] in fw else "rc"][s] += 1
     return MeteorStats(
         len(matches), len(hyp), len(ref), chunks,
         hyp_function=sum(t in fw for t in hyp), ref_function=sum(t in fw for t in ref),
@@ -229,11 +236,11 @@ def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig,
 def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> tuple:
     """A PairResult's fields, in order (a SegmentResult starts with the same ones)."""
     alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
-    chunks, crossings = chunks_and_crossings(alignment.matches)
+    chunks, crossings = _chunks_and_crossings(alignment.matches)
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)
     return (s.score, s.precision, s.recall, s.fmean, s.fragmentation, s.penalty, stats.chunks,
-            stats.matches, hyp_tokens, ref_tokens, list(alignment.matches), crossings,
+            stats.matches, hyp_tokens, ref_tokens, alignment.matches, crossings,
             alignment.optimal, stats)
 
 
@@ -250,7 +257,7 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     budget = Budget.for_seconds(SEGMENT_SECONDS)
     fields = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
     # max() keeps the first of equal scores, as NLTK's max over references does.
-    best = max(range(len(fields)), key=lambda k: fields[k][0])
+    best = max(range(len(fields)), key=lambda k: fields[k][0]) if len(fields) > 1 else 0
     per_reference = [PairResult(*f) for f in fields]
     return SegmentResult(*fields[best], best, per_reference, config.signature())
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right, insort
-from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb, prod
 
@@ -28,17 +27,19 @@ Pair = tuple[int, int]
 Part = tuple[list[int], list[int]]  # a complete bipartite component: hyps x refs
 
 
-@dataclass
 class Budget:
     """Search limits for one segment; ``exhausted`` records whether any stage hit them."""
 
-    max_nodes: int = 5_000
-    deadline: float = field(default_factory=lambda: time.perf_counter() + 0.5)
-    exhausted: bool = False
+    __slots__ = ("max_nodes", "deadline", "exhausted")
+
+    def __init__(self, max_nodes: int = 5_000, deadline: float | None = None, exhausted: bool = False):
+        self.max_nodes = max_nodes
+        self.deadline = time.perf_counter() + 0.5 if deadline is None else deadline
+        self.exhausted = exhausted
 
     @classmethod
     def for_seconds(cls, seconds: float, max_nodes: int = 5_000) -> "Budget":
-        return cls(max_nodes=max_nodes, deadline=time.perf_counter() + seconds)
+        return cls(max_nodes, time.perf_counter() + seconds)
 
 
 def count_crossings(pairs) -> int:
@@ -380,29 +381,29 @@ def _plus(crossing, others: list[Pair]):
 
 
 def _monotone_dp(hyps: list[int], refs: list[int], crossing) -> tuple[list[Pair], int]:
-    """Exact for K(a, b): the min(a, b) in-order pairs of least total ``crossing(i, j)``."""
+    """Exact for K(a, b): the min(a, b) in-order pairs of least total ``crossing(i, j)``
+    (a CrossingCost, whose rows come at once, or any cost function)."""
+    rows = getattr(crossing, "row", None)
+    # table[a][b]: the cost of (hyps[a], refs[b])
+    table = [rows(i, refs) for i in hyps] if rows else [[crossing(i, j) for j in refs] for i in hyps]
     if len(refs) == 1:  # the common shapes first: one copy on one side, choose its partner
-        j = refs[0]
-        cost, i = min((crossing(i, j), i) for i in hyps)
-        return [(i, j)], cost
+        cost, a = min((row[0], a) for a, row in enumerate(table))
+        return [(hyps[a], refs[0])], cost
     if len(hyps) == 1:
-        i = hyps[0]
-        cost, j = min((crossing(i, j), j) for j in refs)
-        return [(i, j)], cost
+        cost, b = min((c, b) for b, c in enumerate(table[0]))
+        return [(hyps[0], refs[b])], cost
     swap = len(hyps) < len(refs)
     long, short = (refs, hyps) if swap else (hyps, refs)
-
-    def cost(p, q):
-        return crossing(short[q], long[p]) if swap else crossing(long[p], short[q])
-
+    if swap:
+        table = list(zip(*table))  # rows by the longer side
     inf = float("inf")
     n, k = len(long), len(short)
     # best[p][q]: least cost placing the first q short tokens among the first p long ones.
     best = [[0] + [inf] * k for _ in range(n + 1)]
     for p in range(1, n + 1):
-        row, prev = best[p], best[p - 1]
+        row, prev, costs = best[p], best[p - 1], table[p - 1]
         for q in range(max(1, k - (n - p)), min(p, k) + 1):
-            take = prev[q - 1] + cost(p - 1, q - 1)
+            take = prev[q - 1] + costs[q - 1]
             row[q] = take if take < prev[q] else prev[q]
     pairs, p, q = [], n, k
     total = best[n][k]

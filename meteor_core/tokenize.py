@@ -6,8 +6,9 @@ the scorer (``MeteorConfig.lowercase``) so the drawing can show the original wor
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Callable
+
+from .resources import WordMemo, nonbreaking_prefixes
 
 # One pass finds words (inner - ' . kept: "e-mail", "rock'n'roll", "ifidie.net"), numbers,
 # abbreviations and single symbols; a second, only for words with an apostrophe, splits English
@@ -40,18 +41,14 @@ def punct(text: str) -> list[str]:
     for k, chunk in enumerate(chunks):
         if chunk.isalnum():  # fast path: most whitespace-separated chunks are plain words
             tokens.append(chunk)
-        elif _is_initial(chunk) and k + 1 < len(chunks) and chunks[k + 1][:1].isupper():
+        elif len(chunk) == 2 and chunk[1] == "." and chunk[0].isupper() and k + 1 < len(chunks) \
+                and chunks[k + 1][:1].isupper():
             tokens.append(chunk)  # an initial before a name: Derek K. Miller
         else:
-            tokens += _split_chunk(chunk)
+            tokens += _split_chunks[chunk]
     return tokens
 
 
-def _is_initial(chunk: str) -> bool:
-    return len(chunk) == 2 and chunk[1] == "." and chunk[0].isupper()
-
-
-@lru_cache(maxsize=200_000)  # chunks repeat ("world.", "it's"): split each one once
 def _split_chunk(chunk: str) -> tuple[str, ...]:
     tokens = []
     for token in _TOKEN_RE.findall(chunk):
@@ -62,6 +59,9 @@ def _split_chunk(chunk: str) -> tuple[str, ...]:
                 continue
         tokens.append(token)
     return tuple(tokens)
+
+
+_split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): split each one once
 
 
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
@@ -103,7 +103,6 @@ _HYPHEN = re.compile(rf"([{_ALNUM}.])-([{_ALNUM}])")  # the jar's s_rm_dash: int
 
 def meteor_norm(text: str) -> list[str]:
     """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere)."""
-    from .resources import nonbreaking_prefixes
 
     text = " " + " ".join(text.split()) + " "
     for pattern, replacement in _NORM_STEPS[:2]:
