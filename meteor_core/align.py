@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from operator import itemgetter
-from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from . import resources
@@ -40,8 +39,7 @@ class Match(NamedTuple):
         return d
 
 
-@dataclass(frozen=True)
-class Alignment:
+class Alignment(NamedTuple):
     # Sorted by hypothesis position; each a Match or a plain tuple of Match's six fields (the
     # optimal aligner's: cheaper to make, and the garbage collector can stop tracking them).
     matches: tuple[tuple, ...]

@@ -6,7 +6,7 @@ formula of ``stats.compute`` (checked by a test).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -71,15 +71,13 @@ def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequ
 def _flat(stats: MeteorStats) -> list[int]:
     """Every statistic as one row: matches, hyp_len, ref_len, chunks, then the Meteor 1.x ones."""
     row = []
-    for f in fields(stats):
-        value = getattr(stats, f.name)
+    for value in stats:
         row.extend(value if isinstance(value, tuple) else (value,))
     return row
 
 
 # (field, width): how many columns of a flattened row each MeteorStats field takes
-_LAYOUT = [(f.name, len(v) if isinstance(v := getattr(MeteorStats(), f.name), tuple) else 0)
-           for f in fields(MeteorStats)]
+_LAYOUT = [(name, len(v) if isinstance(v, tuple) else 0) for name, v in zip(MeteorStats._fields, MeteorStats())]
 
 
 def _unflat(row) -> MeteorStats:
