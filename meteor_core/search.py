@@ -21,9 +21,11 @@ from __future__ import annotations
 import time
 from bisect import bisect_right, insort
 from itertools import combinations
+from operator import itemgetter
 from math import comb, prod
 
 Pair = tuple[int, int]
+_first = itemgetter(0)
 Part = tuple[list[int], list[int]]  # a complete bipartite component: hyps x refs
 
 
@@ -44,7 +46,8 @@ class Budget:
 
 def count_crossings(pairs) -> int:
     """Pairs (i, j), (k, l) with i < k and j > l: inversions of the ref order."""
-    return inversions([j for _, j in sorted(pairs)])
+    ys = [j for _, j in sorted(pairs)]
+    return 0 if ys == sorted(ys) else inversions(ys)
 
 
 def inversions(values) -> int:
@@ -70,10 +73,11 @@ class CrossingCost:
     __slots__ = ("xs", "ys_by_x", "ys", "monotone", "_lefts", "_belows")
 
     def __init__(self, fixed: list[Pair]):
-        self.xs, self.ys_by_x = zip(*sorted(fixed)) if fixed else ((), ())
+        # No two fixed pairs share an x: sorting by x alone is enough, and cheaper.
+        self.xs, self.ys_by_x = zip(*sorted(fixed, key=_first)) if fixed else ((), ())
         self.ys = sorted(self.ys_by_x)
         self.monotone = tuple(self.ys) == self.ys_by_x
-        self._lefts: dict[int, list] = {}  # i -> sorted ys of L(i)
+        self._lefts: dict[int, list] = {}  # i -> sorted ys of L(i) (when not monotone)
         self._belows: dict[int, list] = {}  # j -> sorted xs of the fixed pairs below j
 
     def __call__(self, i: int, j: int) -> int:
@@ -232,8 +236,49 @@ def _solve_complete(parts: list[Part], fixed: list[Pair], budget: Budget) -> tup
     # gives a lower bound (the "floor"); no crossings between those choices means optimal.
     cheapest = [_cheapest(hyps, refs, crossing) for hyps, refs in parts]
     chosen = [p for _, pairs in cheapest for p in pairs]
-    if len(parts) == 1:
+    if len(parts) == 1 or count_crossings(chosen) == 0:
         return chosen, True
+    # Otherwise only parts that can cross each other need a joint choice: solve each such group.
+    chosen, proven = [], True
+    for group in _interacting_groups(parts):
+        if len(group) == 1:
+            chosen += cheapest[group[0]][1]
+        else:
+            pairs, ok = _solve_group([parts[k] for k in group], [cheapest[k] for k in group], crossing, fixed, budget)
+            chosen += pairs
+            proven = proven and ok
+    return chosen, proven
+
+
+def _interacting_groups(parts: list[Part]) -> list[list[int]]:
+    """Parts (by index) grouped so that no pair of one group can cross a pair of another: two
+    parts are apart when one lies before the other in both sentences."""
+    if len(parts) > 200:  # the pairwise test is quadratic; one group is always correct
+        return [list(range(len(parts)))]
+    boxes = [(hyps[0], hyps[-1], refs[0], refs[-1]) for hyps, refs in parts]
+    group_of = list(range(len(parts)))
+
+    def find(k):
+        while group_of[k] != k:
+            group_of[k] = group_of[group_of[k]]
+            k = group_of[k]
+        return k
+
+    for a, (h0, h1, r0, r1) in enumerate(boxes):
+        for b in range(a + 1, len(boxes)):
+            g0, g1, s0, s1 = boxes[b]
+            if not ((h1 < g0 and r1 < s0) or (g1 < h0 and s1 < r0)):
+                group_of[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for k in range(len(parts)):
+        groups.setdefault(find(k), []).append(k)
+    return list(groups.values())
+
+
+def _solve_group(parts: list[Part], cheapest, crossing: "CrossingCost", fixed: list[Pair],
+                 budget: Budget) -> tuple[list[Pair], bool]:
+    """Complete parts that may cross each other (no pair of them crosses a part outside)."""
+    chosen = [p for _, pairs in cheapest for p in pairs]
     between = count_crossings(chosen)
     if between == 0:
         return chosen, True
@@ -297,8 +342,26 @@ def _cheapest(hyps: list[int], refs: list[int], crossing: "CrossingCost") -> tup
         costs = crossing.col(refs[0], hyps)
         cost = min(costs)
         return cost, [(hyps[costs.index(cost)], refs[0])]
+    if len(hyps) == 2:  # two copies on one side (the next most common): p < q, in one pass
+        p, q, cost = _cheapest_two(crossing.row(hyps[0], refs), crossing.row(hyps[1], refs))
+        return cost, [(hyps[0], refs[p]), (hyps[1], refs[q])]
+    if len(refs) == 2:
+        p, q, cost = _cheapest_two(crossing.col(refs[0], hyps), crossing.col(refs[1], hyps))
+        return cost, [(hyps[p], refs[0]), (hyps[q], refs[1])]
     pairs, cost = _monotone_dp(hyps, refs, crossing)
     return cost, pairs
+
+
+def _cheapest_two(first: list[int], second: list[int]) -> tuple[int, int, int]:
+    """The p < q of least first[p] + second[q], and that sum (ties: the earliest q, then p)."""
+    best_p, best_q, best = 0, 1, first[0] + second[1]
+    low_p, low = 0, first[0]  # the cheapest first[p] with p < q
+    for q in range(2, len(second)):
+        if first[q - 1] < low:
+            low_p, low = q - 1, first[q - 1]
+        if low + second[q] < best:
+            best_p, best_q, best = low_p, q, low + second[q]
+    return best_p, best_q, best
 
 
 # The branch and bound recurses once per open token; beyond this many it is not tried at all
@@ -334,8 +397,6 @@ def _part_options(hyps: list[int], refs: list[int], crossing) -> list[tuple[int,
     return options
 
 
-def _first(option):
-    return option[0]
 
 
 def _search_part_choices(choices: list[list[tuple[int, list[Pair]]]], incumbent: list[Pair],

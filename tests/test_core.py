@@ -214,3 +214,49 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
         assert len(pairs) == sum(min(len(h), len(r)) for h, r in classes)
         assert count_crossings(pairs + fixed) - count_crossings(fixed) == _brute_force_classes(classes, fixed)
     assert used["parts"] > 10  # the cases that need a joint choice did occur
+
+
+def _best_over_monotone_choices(classes, fixed):
+    """Least added crossings over every combination of in-order choices, one per class (enough
+    by the uncrossing argument, which the test above checks against all permutations)."""
+    per_class = []
+    for hyps, refs in classes:
+        if len(hyps) >= len(refs):
+            per_class.append([list(zip(pick, refs)) for pick in itertools.combinations(hyps, len(refs))])
+        else:
+            per_class.append([list(zip(hyps, pick)) for pick in itertools.combinations(refs, len(hyps))])
+    base = count_crossings(fixed)
+    return min(count_crossings([p for ps in combo for p in ps] + fixed) - base
+               for combo in itertools.product(*per_class))
+
+
+def test_many_repeated_words_match_exhaustive_choice():
+    """Up to six repeated words at once: the grouping of parts that can cross, the per-part
+    shortcuts and the whole-part search together give the exhaustive optimum."""
+    from meteor_core import search
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(1500):
+        hw = [rng.choice("abcdefxyz") for _ in range(rng.randint(6, 16))]
+        rw = [rng.choice("abcdefuvw") for _ in range(rng.randint(6, 16))]
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 3 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
+            continue
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        assert proven
+        added = count_crossings(pairs) - count_crossings(forced)
+        assert added == _best_over_monotone_choices(open_classes, forced)
+        checked += 1
+    assert checked > 300
+
+
+def test_interacting_groups_follow_chains():
+    """Parts that can cross are grouped transitively, whatever order they are met in."""
+    from meteor_core.search import _interacting_groups
+
+    # boxes: 0 and 3 overlap, 3 and 1 overlap, 1 and 2 overlap; 4 lies after all of them
+    parts = [([0, 2], [0]), ([4, 6], [5]), ([6, 8], [7]), ([1, 5], [1, 6]), ([20], [20, 22])]
+    for order in itertools.permutations(range(len(parts))):
+        groups = _interacting_groups([parts[k] for k in order])
+        assert sorted(sorted(order[k] for k in g) for g in groups) == [[0, 1, 2, 3], [4]]
