@@ -4,6 +4,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import Iterable, NamedTuple, Sequence
 
 from . import resources
@@ -19,6 +20,9 @@ SEGMENT_SECONDS = 0.25
 # Longer segments are refused: candidate generation is O(n·m) even when the search is bounded
 # (5,000 tokens a side take ~1.5 s; a 20 MiB one-line file would not finish).
 MAX_SEGMENT_TOKENS = 5_000
+
+
+_MATCH_FIELDS = len(Match._fields)
 
 
 class SegmentTooLong(ValueError):
@@ -106,16 +110,19 @@ class PairResult:
     matches: int
     hyp_tokens: list[str]
     ref_tokens: list[str]
-    alignment_tuples: tuple[tuple, ...]  # the matches as plain tuples of Match's fields
+    # Every match's six Match fields, one match after another, in candidate order. Scoring a
+    # corpus keeps one flat tuple per segment: the garbage collector counts one object, not
+    # one per match, and soon stops tracking it (it holds no containers).
+    packed_alignment: tuple
     crossings: int
     optimal: bool
     stats: MeteorStats
 
     @cached_property
     def alignment(self) -> list[Match]:
-        """The matches, in candidate order. Made from alignment_tuples when first asked for:
-        scoring a corpus never needs them, and plain tuples cost the garbage collector less."""
-        return list(map(Match._make, self.alignment_tuples))
+        """The matches, in candidate order (unpacked when first asked for)."""
+        packed = self.packed_alignment
+        return [Match._make(packed[k:k + _MATCH_FIELDS]) for k in range(0, len(packed), _MATCH_FIELDS)]
 
     @cached_property
     def chunk_spans(self) -> list[ChunkSpan]:
@@ -240,7 +247,7 @@ def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfi
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)
     return (s.score, s.precision, s.recall, s.fmean, s.fragmentation, s.penalty, stats.chunks,
-            stats.matches, hyp_tokens, ref_tokens, alignment.matches, crossings,
+            stats.matches, hyp_tokens, ref_tokens, tuple(chain.from_iterable(alignment.matches)), crossings,
             alignment.optimal, stats)
 
 

@@ -405,33 +405,37 @@ def _search_part_choices(choices: list[list[tuple[int, list[Pair]]]], incumbent:
     Depth-first over parts with cost = crossings with the fixed pairs + crossings between the
     parts chosen so far, bounded below by each remaining part's cheapest choice. Returns the
     optimum (the incumbent if nothing beats it)."""
-    choices = sorted(choices, key=len)
-    rest = [0] * (len(choices) + 1)  # rest[d]: least fixed cost of parts d, d+1, ...
-    for d in range(len(choices) - 1, -1, -1):
-        rest[d] = rest[d + 1] + choices[d][0][0]
-    best_cost, best = incumbent_cost, incumbent
-    picked: list[list[Pair]] = []
+    search = _PartSearch(sorted(choices, key=len), incumbent, incumbent_cost)
+    search.visit(0, 0)
+    return sorted(search.best)
 
-    def between(pairs):
-        return sum(1 for earlier in picked for x, y in earlier for i, j in pairs if (x < i) != (y < j))
 
-    def visit(d: int, cost: int) -> None:
-        nonlocal best_cost, best
-        if d == len(choices):
-            if cost < best_cost:
-                best_cost, best = cost, [p for pairs in picked for p in pairs]
+class _PartSearch:
+    # A class rather than nested functions: a recursive closure is a reference cycle, which
+    # only the garbage collector frees.
+    def __init__(self, choices, incumbent: list[Pair], incumbent_cost: int):
+        self.choices = choices
+        self.rest = [0] * (len(choices) + 1)  # rest[d]: least fixed cost of parts d, d+1, ...
+        for d in range(len(choices) - 1, -1, -1):
+            self.rest[d] = self.rest[d + 1] + choices[d][0][0]
+        self.best_cost, self.best = incumbent_cost, incumbent
+        self.picked: list[list[Pair]] = []
+
+    def visit(self, d: int, cost: int) -> None:
+        picked, rest = self.picked, self.rest
+        if d == len(self.choices):
+            if cost < self.best_cost:
+                self.best_cost, self.best = cost, [p for pairs in picked for p in pairs]
             return
-        for fixed_cost, pairs in choices[d]:
-            if cost + fixed_cost + rest[d + 1] >= best_cost:
+        for fixed_cost, pairs in self.choices[d]:
+            if cost + fixed_cost + rest[d + 1] >= self.best_cost:
                 break  # choices are sorted by fixed cost: the rest cannot do better
-            total = cost + fixed_cost + between(pairs)
-            if total + rest[d + 1] < best_cost:
+            between = sum(1 for earlier in picked for x, y in earlier for i, j in pairs if (x < i) != (y < j))
+            total = cost + fixed_cost + between
+            if total + rest[d + 1] < self.best_cost:
                 picked.append(pairs)
-                visit(d + 1, total)
+                self.visit(d + 1, total)
                 picked.pop()
-
-    visit(0, 0)
-    return sorted(best)
 
 
 def _plus(crossing, others: list[Pair]):
