@@ -101,8 +101,6 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
 _first, _second = itemgetter(0), itemgetter(1)
 
 
-
-
 def _index(keys_by_position) -> dict[str, list[int]]:
     index = defaultdict(list)
     for j, key in keys_by_position:

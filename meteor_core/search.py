@@ -10,8 +10,11 @@ crossings with the pairs earlier stages fixed, too). Three facts keep this cheap
   So tokens with identical candidate lists are matched in order ("monotone").
 * A component that is a complete bipartite graph K(a, a) (a word appearing a times on both
   sides, say) is therefore solved outright: all tokens, paired in order.
-* With a single component left that needs a choice (K(a, b), a != b), a dynamic program over
-  the monotone pairings is exact in O(a*b).
+* A component that needs a choice (K(a, b), a != b) is solved alone against the fixed pairs:
+  in closed form for one or two copies on a side, by a dynamic program over the monotone
+  pairings otherwise (O(a*b)). If those choices do not cross one another, together they are
+  optimal. Otherwise the components that can cross each other are grouped, and each group is
+  searched exactly over whole-component choices.
 
 Anything else goes to a depth-first branch and bound with a node and time budget; when the
 budget runs out the best alignment found is returned and marked as not proven optimal.
@@ -21,12 +24,12 @@ from __future__ import annotations
 import time
 from bisect import bisect_right, insort
 from itertools import combinations
-from operator import itemgetter
 from math import comb, prod
+from operator import itemgetter
 
 Pair = tuple[int, int]
-_first = itemgetter(0)
 Part = tuple[list[int], list[int]]  # a complete bipartite component: hyps x refs
+_first = itemgetter(0)
 
 
 class Budget:
