@@ -89,6 +89,10 @@ def wordnet_available() -> bool:
         return False
 
 
+_POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's POS_LIST)
+_NO_ENTRY: dict = {}
+
+
 def _synsets_of(word: str) -> frozenset[tuple[str, int]]:
     wn = wordnet()
     word = word.lower()
@@ -106,10 +110,6 @@ def _synsets_of(word: str) -> frozenset[tuple[str, int]]:
 # read off the index without building NLTK's Synset and Lemma objects, which NLTK would keep
 # for good (~30 per word, walked by every garbage collection). ``synset_name`` names a key.
 synsets_of: Callable[[str], frozenset[tuple[str, int]]] = WordMemo(_synsets_of).__getitem__
-
-
-_POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's POS_LIST)
-_NO_ENTRY: dict = {}
 
 
 @lru_cache(maxsize=100_000)

@@ -1,7 +1,6 @@
 """Segment and corpus scoring: tokens -> alignment -> chunks -> statistics -> score."""
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -10,7 +9,7 @@ from typing import Iterable, NamedTuple, Sequence
 from . import resources
 from .align import Alignment, Match, align
 from .config import STAGES, MeteorConfig
-from .search import Budget
+from .search import Budget, inversions
 from .stats import MeteorStats, Scores, compute
 from .tokenize import tokenize
 
@@ -77,23 +76,7 @@ def _chunks_and_crossings(matches: Sequence[tuple]) -> tuple[int, int]:
         else:
             sizes[-1] += 1
         end_i, end_j = i + hyp_length, j + ref_length
-    return len(starts), _weighted_inversions(starts, sizes)
-
-
-def _weighted_inversions(values: list[int], weights: list[int]) -> int:
-    """Sum of w_a·w_b over pairs a < b with values[a] > values[b]."""
-    seen: list[int] = []  # values so far, sorted, with their weights alongside
-    seen_weights: list[int] = []
-    total = 0
-    if values == sorted(values):  # chunks in the same order on both sides: nothing crosses
-        return 0
-    for v, w in zip(values, weights):
-        k = bisect_right(seen, v)
-        if k < len(seen):
-            total += w * sum(seen_weights[k:])
-        seen.insert(k, v)
-        seen_weights.insert(k, w)
-    return total
+    return len(starts), inversions(starts, sizes)
 
 
 @dataclass
@@ -234,10 +217,6 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
         hyp_content_matches=tuple(counts["hc"]), hyp_function_matches=tuple(counts["hf"]),
         ref_content_matches=tuple(counts["rc"]), ref_function_matches=tuple(counts["rf"]),
     )
-
-
-def score_pair(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> PairResult:
-    return PairResult(*_pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config, budget))
 
 
 def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> tuple:

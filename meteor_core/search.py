@@ -49,18 +49,24 @@ class Budget:
 
 def count_crossings(pairs) -> int:
     """Pairs (i, j), (k, l) with i < k and j > l: inversions of the ref order."""
-    ys = [j for _, j in sorted(pairs)]
-    return 0 if ys == sorted(ys) else inversions(ys)
+    return inversions([j for _, j in sorted(pairs)])
 
 
-def inversions(values) -> int:
-    """How many earlier values are greater than a later one."""
-    seen: list = []
+def inversions(values: list, weights: list[int] | None = None) -> int:
+    """How many earlier values are greater than a later one; with weights, the sum of
+    w_a·w_b over those pairs a < b."""
+    if values == sorted(values):  # the usual case: nothing out of order
+        return 0
+    weights = weights or [1] * len(values)
+    seen: list = []  # values so far, sorted, with their weights alongside
+    seen_weights: list[int] = []
     total = 0
-    for v in values:
+    for v, w in zip(values, weights):
         k = bisect_right(seen, v)
-        total += len(seen) - k
+        if k < len(seen):
+            total += w * sum(seen_weights[k:])
         seen.insert(k, v)
+        seen_weights.insert(k, w)
     return total
 
 

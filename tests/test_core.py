@@ -260,3 +260,17 @@ def test_interacting_groups_follow_chains():
     for order in itertools.permutations(range(len(parts))):
         groups = _interacting_groups([parts[k] for k in order])
         assert sorted(sorted(order[k] for k in g) for g in groups) == [[0, 1, 2, 3], [4]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(1, 4)), max_size=12))
+def test_weighted_inversions_match_pair_count(items):
+    """inversions(values, weights): the sum of w_a·w_b over out-of-order pairs (chunks use it)."""
+    from meteor_core.search import inversions
+
+    values, weights = [v for v, _ in items], [w for _, w in items]
+    want = sum(weights[a] * weights[b] for a in range(len(items)) for b in range(a + 1, len(items))
+               if values[a] > values[b])
+    assert inversions(values, weights) == want
+    assert inversions(values) == sum(1 for a in range(len(values)) for b in range(a + 1, len(values))
+                                     if values[a] > values[b])
