@@ -305,7 +305,7 @@ def _solve_group(parts: list[Part], cheapest, crossing: "CrossingCost", fixed: l
             if time.perf_counter() > budget.deadline:
                 break
             others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
-            pairs, _ = _monotone_dp(hyps, refs, _plus(crossing, others))
+            _, pairs = _cheapest(hyps, refs, _WithOthers(crossing, others))
             trial = current[:k] + [pairs] + current[k + 1:]
             new = [p for ps in trial for p in ps]
             cost = sum(crossing(i, j) for i, j in new) + count_crossings(new)
@@ -341,8 +341,9 @@ def _branch_and_bound(cands, parts, fixed, budget: Budget, best: list[Pair], bes
     return _BranchAndBound(cands, parts, fixed, budget, best, best_cost).run()
 
 
-def _cheapest(hyps: list[int], refs: list[int], crossing: "CrossingCost") -> tuple[int, list[Pair]]:
-    """A part's least-crossing monotone pairing against the fixed pairs, and its cost."""
+def _cheapest(hyps: list[int], refs: list[int], crossing) -> tuple[int, list[Pair]]:
+    """A part's least-crossing monotone pairing, and its cost; ``crossing`` gives costs a row
+    or a column at a time (a CrossingCost, or _WithOthers during coordinate descent)."""
     if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
         costs = crossing.row(hyps[0], refs)
         cost = min(costs)
@@ -357,8 +358,7 @@ def _cheapest(hyps: list[int], refs: list[int], crossing: "CrossingCost") -> tup
     if len(refs) == 2:
         p, q, cost = _cheapest_two(crossing.col(refs[0], hyps), crossing.col(refs[1], hyps))
         return cost, [(hyps[p], refs[0]), (hyps[q], refs[1])]
-    pairs, cost = _monotone_dp(hyps, refs, crossing)
-    return cost, pairs
+    return _monotone_dp(hyps, refs, [crossing.row(i, refs) for i in hyps])
 
 
 def _cheapest_two(first: list[int], second: list[int]) -> tuple[int, int, int]:
@@ -447,25 +447,25 @@ class _PartSearch:
                 picked.pop()
 
 
-def _plus(crossing, others: list[Pair]):
-    """A cost function that also counts crossings with ``others``."""
-    def cost(i, j):
-        return crossing(i, j) + sum(1 for x, y in others if (x < i) != (y < j))
-    return cost
+class _WithOthers:
+    """Crossings with the fixed pairs plus crossings with ``others`` (pairs of other parts)."""
+
+    def __init__(self, crossing: CrossingCost, others: list[Pair]):
+        self.crossing, self.others = crossing, others
+
+    def __call__(self, i: int, j: int) -> int:
+        return self.crossing(i, j) + sum(1 for x, y in self.others if (x < i) != (y < j))
+
+    def row(self, i: int, js: list[int]) -> list[int]:
+        return [c + sum(1 for x, y in self.others if (x < i) != (y < j)) for c, j in zip(self.crossing.row(i, js), js)]
+
+    def col(self, j: int, is_: list[int]) -> list[int]:
+        return [c + sum(1 for x, y in self.others if (x < i) != (y < j)) for c, i in zip(self.crossing.col(j, is_), is_)]
 
 
-def _monotone_dp(hyps: list[int], refs: list[int], crossing) -> tuple[list[Pair], int]:
-    """Exact for K(a, b): the min(a, b) in-order pairs of least total ``crossing(i, j)``
-    (a CrossingCost, whose rows come at once, or any cost function)."""
-    rows = getattr(crossing, "row", None)
-    # table[a][b]: the cost of (hyps[a], refs[b])
-    table = [rows(i, refs) for i in hyps] if rows else [[crossing(i, j) for j in refs] for i in hyps]
-    if len(refs) == 1:  # the common shapes first: one copy on one side, choose its partner
-        cost, a = min((row[0], a) for a, row in enumerate(table))
-        return [(hyps[a], refs[0])], cost
-    if len(hyps) == 1:
-        cost, b = min((c, b) for b, c in enumerate(table[0]))
-        return [(hyps[0], refs[b])], cost
+def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]]) -> tuple[int, list[Pair]]:
+    """Exact for K(a, b): the min(a, b) in-order pairs of least total cost, table[a][b] being
+    the cost of (hyps[a], refs[b]); O(a*b)."""
     swap = len(hyps) < len(refs)
     long, short = (refs, hyps) if swap else (hyps, refs)
     if swap:
@@ -487,7 +487,7 @@ def _monotone_dp(hyps: list[int], refs: list[int], crossing) -> tuple[list[Pair]
         else:
             pairs.append((short[q - 1], long[p - 1]) if swap else (long[p - 1], short[q - 1]))
             p, q = p - 1, q - 1
-    return sorted(pairs), int(total)
+    return int(total), sorted(pairs)
 
 
 class _BranchAndBound:

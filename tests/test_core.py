@@ -274,3 +274,24 @@ def test_weighted_inversions_match_pair_count(items):
     assert inversions(values, weights) == want
     assert inversions(values) == sum(1 for a in range(len(values)) for b in range(a + 1, len(values))
                                      if values[a] > values[b])
+
+
+def test_descent_and_branch_and_bound_find_the_exhaustive_optimum(monkeypatch):
+    """With the whole-part search switched off, coordinate descent and the token-level branch
+    and bound (the path long sentences take) still reach the exhaustive optimum."""
+    from meteor_core import search
+
+    monkeypatch.setattr(search, "MAX_COMBINATIONS", 1)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(800):
+        hw = [rng.choice("abcdxyz") for _ in range(rng.randint(6, 14))]
+        rw = [rng.choice("abcduvw") for _ in range(rng.randint(6, 14))]
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 2 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
+            continue
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        assert proven
+        assert count_crossings(pairs) - count_crossings(forced) == _best_over_monotone_choices(open_classes, forced)
+        checked += 1
+    assert checked > 200
