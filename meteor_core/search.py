@@ -295,8 +295,8 @@ def _solve_group(parts: list[Part], cheapest, crossing: "CrossingCost", fixed: l
     options = [_part_options(hyps, refs, crossing) for hyps, refs in parts]
     if None not in options and prod(map(len, options)) <= MAX_COMBINATIONS:
         return _search_part_choices(options, chosen, floor + between), True
-    # Large parts: coordinate descent (re-solve each part by DP against the fixed pairs and
-    # the others), then the token-level branch and bound from the best found.
+    # Large parts: coordinate descent (re-solve each part against the fixed pairs and the
+    # others' current choices), then the token-level branch and bound from the best found.
     current = [pairs for _, pairs in cheapest]
     best_cost = floor + between
     for _ in range(4):
@@ -406,8 +406,6 @@ def _part_options(hyps: list[int], refs: list[int], crossing) -> list[tuple[int,
     return options
 
 
-
-
 def _search_part_choices(choices: list[list[tuple[int, list[Pair]]]], incumbent: list[Pair],
                          incumbent_cost: int) -> list[Pair]:
     """Exact search over whole-part choices (each part's options from _part_options).
@@ -454,13 +452,16 @@ class _WithOthers:
         self.crossing, self.others = crossing, others
 
     def __call__(self, i: int, j: int) -> int:
-        return self.crossing(i, j) + sum(1 for x, y in self.others if (x < i) != (y < j))
+        return self.crossing(i, j) + self._with_others(i, j)
 
     def row(self, i: int, js: list[int]) -> list[int]:
-        return [c + sum(1 for x, y in self.others if (x < i) != (y < j)) for c, j in zip(self.crossing.row(i, js), js)]
+        return [c + self._with_others(i, j) for c, j in zip(self.crossing.row(i, js), js)]
 
     def col(self, j: int, is_: list[int]) -> list[int]:
-        return [c + sum(1 for x, y in self.others if (x < i) != (y < j)) for c, i in zip(self.crossing.col(j, is_), is_)]
+        return [c + self._with_others(i, j) for c, i in zip(self.crossing.col(j, is_), is_)]
+
+    def _with_others(self, i: int, j: int) -> int:
+        return sum(1 for x, y in self.others if (x < i) != (y < j))
 
 
 def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]]) -> tuple[int, list[Pair]]:
