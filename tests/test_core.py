@@ -48,12 +48,13 @@ def test_synonym_match():
 def test_synset_keys_agree_with_wordnet():
     """synsets_of reads WordNet's index directly (no Synset objects): the same synsets as
     wordnet.synsets, inflected forms (morphy) included."""
-    from conftest import DATA
+    from conftest import ROOT
     from meteor_core import resources
 
     wn = resources.wordnet()
     words = ["big", "large", "running", "better", "geese", "was", "saw", "the", "Dogs", "fastest", "u.s.", "xqzt"]
-    words += sorted(set((DATA / "ted.ref.eng").read_text(encoding="utf-8").lower().split()))[::10]
+    demo_ref = ROOT / "demo" / "ted-slk-eng" / "ted.ref.detok.eng"  # bundled: no ../shared needed
+    words += sorted(set(demo_ref.read_text(encoding="utf-8").lower().split()))[::10]
     for word in words:
         assert set(map(resources.synset_name, resources.synsets_of(word))) == {s.name() for s in wn.synsets(word)}, word
     assert resources.shared_synset("big", "large") in {s.name() for s in wn.synsets("big")}
