@@ -93,35 +93,44 @@ _POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's PO
 _NO_ENTRY: dict = {}
 
 
-def _synsets_of(word: str) -> frozenset[tuple[str, int]]:
+def _synsets_of(word: str) -> frozenset[int]:
     wn = wordnet()
     word = word.lower()
     index = wn._lemma_pos_offset_map  # a defaultdict: .get() so that lookups do not grow it
     return frozenset(
-        (pos, offset)
-        for pos in _POS_LIST
+        offset * 4 + p  # offsets are unique within a part of speech's data file
+        for p, pos in enumerate(_POS_LIST)
         for form in wn._morphy(word, pos)
         for offset in index.get(form, _NO_ENTRY).get(pos, ())
     )
 
 
-# synsets_of(word): the synsets a word belongs to, as (part of speech, data-file offset) keys:
-# exactly the synsets ``wordnet.synsets(word)`` returns (WordNet's morphy finds base forms),
-# read off the index without building NLTK's Synset and Lemma objects, which NLTK would keep
-# for good (~30 per word, walked by every garbage collection). ``synset_name`` names a key.
-synsets_of: Callable[[str], frozenset[tuple[str, int]]] = WordMemo(_synsets_of).__getitem__
+# synsets_of(word): the synsets a word belongs to, as integer keys (data-file offset and part of
+# speech): exactly the synsets ``wordnet.synsets(word)`` returns (WordNet's morphy finds base
+# forms), read off the index without building NLTK's Synset and Lemma objects, which NLTK would
+# keep for good (~30 per word, walked by every garbage collection). Integers hash and compare
+# faster than (pos, offset) tuples in the synonym stage's set tests. ``synset_name`` names a key.
+synsets_of: Callable[[str], frozenset[int]] = WordMemo(_synsets_of).__getitem__
 
 
 @lru_cache(maxsize=100_000)
-def synset_name(key: tuple[str, int]) -> str:
-    """The WordNet name of a synset key from synsets_of, e.g. ('a', 1382086) -> 'large.a.01'."""
-    return wordnet().synset_from_pos_and_offset(*key).name()
+def synset_name(key: int) -> str:
+    """The WordNet name of a synset key from synsets_of, e.g. 5528346 (offset 1382086, 'a') -> 'large.a.01'."""
+    offset, p = divmod(key, 4)
+    return wordnet().synset_from_pos_and_offset(_POS_LIST[p], offset).name()
+
+
+def _shared_synset(words: tuple[str, str]) -> str | None:
+    common = synsets_of(words[0]) & synsets_of(words[1])
+    return min(map(synset_name, common)) if common else None
+
+
+_shared_synsets = WordMemo(_shared_synset)  # word pairs recur: name their synset once
 
 
 def shared_synset(a: str, b: str) -> str | None:
     """A synset both words belong to (the alphabetically first name, for a stable answer)."""
-    common = synsets_of(a) & synsets_of(b)
-    return min(map(synset_name, common)) if common else None
+    return _shared_synsets[a, b]
 
 
 @lru_cache(maxsize=500_000)

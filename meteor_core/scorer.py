@@ -1,7 +1,7 @@
 """Segment and corpus scoring: tokens -> alignment -> chunks -> statistics -> score."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import chain
 from typing import Iterable, NamedTuple, Sequence
@@ -153,8 +153,17 @@ class SegmentResult(PairResult):
     """The best reference's result, plus every reference's and which one won."""
 
     best_reference: int = 0
-    per_reference: list[PairResult] = field(default_factory=list)
+    # Every reference's result when there are several; None for one reference, whose result
+    # is this one (per_reference then makes it when asked: most segments have one reference).
+    other_results: list[PairResult] | None = None
     signature: str = ""
+
+    @cached_property
+    def per_reference(self) -> list[PairResult]:
+        """A result per reference, in the order given."""
+        if self.other_results is not None:
+            return self.other_results
+        return [PairResult(*[getattr(self, f.name) for f in _PAIR_FIELDS])]
 
     def to_dict(self) -> dict:
         d = super().to_dict()
@@ -162,6 +171,9 @@ class SegmentResult(PairResult):
         d["per_reference"] = [r.to_dict() for r in self.per_reference]
         d["signature"] = self.signature
         return d
+
+
+_PAIR_FIELDS = fields(PairResult)
 
 
 @dataclass
@@ -195,7 +207,10 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
     tokens = tokenize(text, config.tokenizer)
     if len(tokens) > MAX_SEGMENT_TOKENS:
         raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
-    return tokens, (list(map(str.lower, tokens)) if config.lowercase else tokens)
+    return tokens, (list(map(_lowercase, tokens)) if config.lowercase else tokens)
+
+
+_lowercase = resources.WordMemo(str.lower).__getitem__  # a dict hit is cheaper than str.lower
 
 
 def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorStats:
@@ -241,11 +256,12 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
         resources.wordnet()  # load (or fail) before the search clock starts
     hyp_tokens, hyp_norm = _prepare(hypothesis, config)
     budget = Budget.for_seconds(SEGMENT_SECONDS)
-    fields = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
+    found = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
+    if len(found) == 1:
+        return SegmentResult(*found[0], 0, None, config.signature())
     # max() keeps the first of equal scores, as NLTK's max over references does.
-    best = max(range(len(fields)), key=lambda k: fields[k][0]) if len(fields) > 1 else 0
-    per_reference = [PairResult(*f) for f in fields]
-    return SegmentResult(*fields[best], best, per_reference, config.signature())
+    best = max(range(len(found)), key=lambda k: found[k][0])
+    return SegmentResult(*found[best], best, [PairResult(*f) for f in found], config.signature())
 
 
 def score_corpus(

@@ -80,6 +80,17 @@ def test_multi_reference_best_choice():
     assert r.score == max(p.score for p in r.per_reference)
 
 
+def test_one_reference_result_is_its_own_per_reference():
+    """With one reference, per_reference is made on demand from the segment's own fields."""
+    r = score("the cat sat on the mat", ["the cat was sitting on a mat"])
+    assert r.best_reference == 0 and len(r.per_reference) == 1
+    only = r.per_reference[0]
+    assert type(only).__name__ == "PairResult" and only is r.per_reference[0]
+    assert only.to_dict() == {k: v for k, v in r.to_dict().items()
+                              if k not in ("best_reference", "per_reference", "signature")}
+    assert r.to_dict()["per_reference"] == [only.to_dict()]
+
+
 def test_corpus_aggregates_statistics():
     hyps, refs = ["a b c", "x y"], [["a b c"], ["y x z"]]
     c = score_corpus(hyps, refs, EXACT)
