@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import ROOT, ted_lines
 from meteor_core import MeteorConfig
 from meteor_core.compare import compare_systems, corpus_scores, paired_bootstrap
 from meteor_core.stats import MeteorStats, compute
@@ -121,9 +121,7 @@ def test_compare_cli_on_a_table(tmp_path):
 
 
 def test_ted_systems_compare():
-    ref = (DATA / "ted.ref.eng").read_text().splitlines()[:200]
-    s1 = (DATA / "ted.sys1.eng").read_text().splitlines()[:200]
-    s2 = (DATA / "ted.sys2.eng").read_text().splitlines()[:200]
+    ref, s1, s2 = (ted_lines(name)[:200] for name in ("ref", "sys1", "sys2"))
     c = compare_systems({"sys1": s1, "sys2": s2}, [[r] for r in ref])
     t = paired_bootstrap(c, "sys1", "sys2", samples=200)
     assert t.ci_low <= t.delta <= t.ci_high
