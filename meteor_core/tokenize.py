@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from .resources import WordMemo, nonbreaking_prefixes
+from .resources import MEMO_LIMIT, WordMemo, nonbreaking_prefixes
 
 # One pass finds words (inner - ' . kept: "e-mail", "rock'n'roll", "ifidie.net"), numbers,
 # abbreviations and single symbols; a second, only for words with an apostrophe, splits English
@@ -36,8 +36,10 @@ def whitespace(text: str) -> list[str]:
 
 def punct(text: str) -> list[str]:
     """Split off punctuation and English clitics; keep numbers, abbreviations and hyphenated words whole."""
-    tokens = []
     chunks = text.split()
+    if _whole_chunks.issuperset(chunks):  # already tokenised text, words seen before: one set test
+        return chunks
+    tokens = []
     for k, chunk in enumerate(chunks):
         if chunk.isalnum():  # fast path: most whitespace-separated chunks are plain words
             tokens.append(chunk)
@@ -46,6 +48,10 @@ def punct(text: str) -> list[str]:
             tokens.append(chunk)  # an initial before a name: Derek K. Miller
         else:
             tokens += _split_chunks[chunk]
+    if len(_whole_chunks) < MEMO_LIMIT:
+        # Remember the chunks that are one token wherever they stand: "the", ",", "n't" (an
+        # initial such as "K." depends on the next word and is never added).
+        _whole_chunks.update(c for c in chunks if c.isalnum() or _split_chunks[c] == (c,))
     return tokens
 
 
@@ -62,6 +68,7 @@ def _split_chunk(chunk: str) -> tuple[str, ...]:
 
 
 _split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): split each one once
+_whole_chunks: set[str] = set()  # chunks known to be a token by themselves (see punct)
 
 
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
