@@ -91,8 +91,8 @@ class PairResult:
     penalty: float
     chunks: int
     matches: int
-    hyp_tokens: list[str]
-    ref_tokens: list[str]
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[str, ...]
     # Every match's six Match fields, one match after another, in candidate order. Scoring a
     # corpus keeps one flat tuple per segment: the garbage collector counts one object, not
     # one per match, and soon stops tracking it (it holds no containers).
@@ -202,12 +202,14 @@ class CorpusResult:
         return d
 
 
-def _prepare(text: str, config: MeteorConfig) -> tuple[list[str], list[str]]:
-    """Display tokens (as typed) and the forms compared (case-folded if asked)."""
+def _prepare(text: str, config: MeteorConfig) -> tuple[tuple[str, ...], list[str]]:
+    """Display tokens (as typed) and the forms compared (case-folded if asked). The display
+    tokens are a tuple: results keep them, and the garbage collector soon stops tracking a
+    tuple of strings (a list would be walked by every collection for as long as it lives)."""
     tokens = tokenize(text, config.tokenizer)
     if len(tokens) > MAX_SEGMENT_TOKENS:
         raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
-    return tokens, (list(map(_lowercase, tokens)) if config.lowercase else tokens)
+    return tuple(tokens), (list(map(_lowercase, tokens)) if config.lowercase else tokens)
 
 
 _lowercase = resources.WordMemo(str.lower).__getitem__  # a dict hit is cheaper than str.lower

@@ -91,6 +91,16 @@ def test_one_reference_result_is_its_own_per_reference():
     assert r.to_dict()["per_reference"] == [only.to_dict()]
 
 
+def test_kept_results_leave_little_for_the_garbage_collector():
+    """A corpus run keeps every result: its tokens and alignment are plain tuples of atoms, which
+    the collector stops tracking at its first pass (lists would be walked at every collection)."""
+    import gc
+    r = score("the cat sat on the mat", ["the cat was sitting on a mat"])
+    gc.collect()
+    for part in (r.hyp_tokens, r.ref_tokens, r.packed_alignment):
+        assert not gc.is_tracked(part), type(part)
+
+
 def test_corpus_aggregates_statistics():
     hyps, refs = ["a b c", "x y"], [["a b c"], ["y x z"]]
     c = score_corpus(hyps, refs, EXACT)
