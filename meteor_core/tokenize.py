@@ -16,7 +16,7 @@ from .resources import MEMO_LIMIT, WordMemo, nonbreaking_prefixes
 # passes are several times faster than one regex with look-aheads at every character.
 _TOKEN_RE = re.compile(
     r"""
-    ['’](?:s|re|ve|ll|d|m)(?![^\W_])             # a clitic already split off: 's 'll
+    ['’](?:s|re|ve|ll|d|m|t)(?![^\W_])           # a clitic already split off: 's 'll (Moses: don 't)
     | \d+(?:[.,:]\d+)+(?![^\W_])                 # numbers with separators: 1,000  3.5  10:30
     | (?:Mr|Mrs|Ms|Dr|St|Prof|Jr|Sr|vs|etc)\.     # common abbreviations
     | (?:[^\W\d_]\.){2,}                          # abbreviations with dots: U.S.  e.g.
@@ -39,20 +39,29 @@ def punct(text: str) -> list[str]:
     chunks = text.split()
     if _whole_chunks.issuperset(chunks):  # already tokenised text, words seen before: one set test
         return chunks
+    # Remember the chunks that are one token wherever they stand: "the", ",", "n't" (an initial
+    # such as "K." depends on the next word and is never remembered).
+    remember = _whole_chunks.add if len(_whole_chunks) < MEMO_LIMIT else _forget
     tokens = []
     for k, chunk in enumerate(chunks):
-        if chunk.isalnum():  # fast path: most whitespace-separated chunks are plain words
+        if chunk in _whole_chunks:
             tokens.append(chunk)
+        elif chunk.isalnum():  # most whitespace-separated chunks are plain words
+            tokens.append(chunk)
+            remember(chunk)
         elif len(chunk) == 2 and chunk[1] == "." and chunk[0].isupper() and k + 1 < len(chunks) \
                 and chunks[k + 1][:1].isupper():
             tokens.append(chunk)  # an initial before a name: Derek K. Miller
         else:
-            tokens += _split_chunks[chunk]
-    if len(_whole_chunks) < MEMO_LIMIT:
-        # Remember the chunks that are one token wherever they stand: "the", ",", "n't" (an
-        # initial such as "K." depends on the next word and is never added).
-        _whole_chunks.update(c for c in chunks if c.isalnum() or _split_chunks[c] == (c,))
+            split = _split_chunks[chunk]
+            tokens += split
+            if split == (chunk,):
+                remember(chunk)
     return tokens
+
+
+def _forget(chunk: str) -> None:
+    """Stands in for remembering once MEMO_LIMIT chunks are known."""
 
 
 def _split_chunk(chunk: str) -> tuple[str, ...]:
