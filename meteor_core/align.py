@@ -7,6 +7,7 @@ and return ``Alignment``: the matches sorted by hypothesis position, each with i
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import filterfalse
 from operator import itemgetter
 from typing import NamedTuple, Sequence
 
@@ -90,10 +91,8 @@ def _align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
         proven = proven and ok
         if pairs and stage != config.stages[-1]:  # the next stage works on what is left
             fixed += pairs
-            taken = set(map(_first, pairs))
-            free_h = [i for i in free_h if i not in taken]
-            taken = set(map(_second, pairs))
-            free_r = [j for j in free_r if j not in taken]
+            free_h = list(filterfalse(set(map(_first, pairs)).__contains__, free_h))
+            free_r = list(filterfalse(set(map(_second, pairs)).__contains__, free_r))
     matches.sort()  # by hypothesis position (each position is matched once)
     return Alignment(tuple(matches), proven)
 
