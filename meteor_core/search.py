@@ -396,12 +396,16 @@ def _part_options(hyps: list[int], refs: list[int], crossing) -> list[tuple[int,
     else:
         if comb(max(len(hyps), len(refs)), min(len(hyps), len(refs))) > MAX_PART_CHOICES:
             return None
-        cost = {(i, j): c for i in hyps for j, c in zip(refs, crossing.row(i, refs))}
-        if len(hyps) >= len(refs):
-            pairings = [list(zip(pick, refs)) for pick in combinations(hyps, len(refs))]
+        # Costs by index, table[a][b] for (hyps[a], refs[b]); each option picks, in order, one
+        # index on the longer side for every token of the shorter one.
+        if len(hyps) <= len(refs):
+            table = [crossing.row(i, refs) for i in hyps]
+            options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
+                       for pick in combinations(range(len(refs)), len(hyps))]
         else:
-            pairings = [list(zip(hyps, pick)) for pick in combinations(refs, len(hyps))]
-        options = [(sum(map(cost.__getitem__, pairs)), pairs) for pairs in pairings]
+            table = [crossing.col(j, hyps) for j in refs]
+            options = [(sum(map(list.__getitem__, table, pick)), list(zip(map(hyps.__getitem__, pick), refs)))
+                       for pick in combinations(range(len(hyps)), len(refs))]
     options.sort(key=_first)  # stable: equal costs stay in position order
     return options
 
