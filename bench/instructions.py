@@ -1,0 +1,62 @@
+"""Instructions executed per segment by the meteor2005 preset (scoring only), counted by
+valgrind's callgrind: deterministic to ~0.1%, where timings on a shared machine drift by 10-50%.
+Compare two versions by running this in each checkout. Needs valgrind (apt-get install valgrind);
+takes about a minute.
+
+The script runs itself under callgrind with instrumentation off, loads WordNet and warms the
+caches, then switches instrumentation on for the timed passes only."""
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def child(segments: int, passes: int, ready: Path, go: Path) -> None:
+    from bench_core import load_pairs
+    from meteor_core import MeteorConfig, score
+
+    pairs, config = load_pairs(segments), MeteorConfig.meteor2005()
+    for h, r in pairs:  # warm-up: WordNet loaded, word caches filled
+        score(h, [r], config)
+    ready.touch()
+    while not go.exists():
+        time.sleep(0.1)
+    for _ in range(passes):
+        kept = [score(h, [r], config) for h, r in pairs]  # noqa: F841 (kept, as a corpus run would)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--segments", type=int, default=2000)
+    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args.segments, args.passes, Path(args.child[0]), Path(args.child[1]))
+    with tempfile.TemporaryDirectory() as tmp:
+        ready, go, out = Path(tmp, "ready"), Path(tmp, "go"), Path(tmp, "callgrind.out")
+        proc = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+             sys.executable, __file__, "--segments", str(args.segments), "--passes", str(args.passes),
+             "--child", str(ready), str(go)], stderr=subprocess.DEVNULL)
+        while not ready.exists():
+            if proc.poll() is not None:
+                sys.exit("the scoring process ended early (is valgrind installed?)")
+            time.sleep(0.5)
+        subprocess.run(["callgrind_control", "-i", "on", str(proc.pid)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        go.touch()
+        proc.wait()
+        totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
+        instructions = int(totals[0].split()[1])
+    print(f"meteor2005: {instructions / (args.segments * args.passes):,.0f} instructions a segment "
+          f"({args.segments} segments x {args.passes} passes, scoring only)")
+
+
+if __name__ == "__main__":
+    main()
