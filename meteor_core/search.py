@@ -308,7 +308,7 @@ def _solve_group(parts: list[Part], cheapest, crossing: "CrossingCost", fixed: l
             _, pairs = _cheapest(hyps, refs, _WithOthers(crossing, others))
             trial = current[:k] + [pairs] + current[k + 1:]
             new = [p for ps in trial for p in ps]
-            cost = sum(crossing(i, j) for i, j in new) + count_crossings(new)
+            cost = _added_crossings(new, crossing)
             if cost < best_cost:
                 current, best_cost, improved = trial, cost, True
         if not improved or best_cost == floor:
@@ -330,8 +330,13 @@ def _solve_mixed(complete: list[Part], general: list[Part], cands, fixed: list[P
     cands = {i: cands[i] for hyps, _, _, _ in open_parts for i in hyps}
     best = sorted(max_matching(cands).items())
     crossing = CrossingCost(fixed)
-    best_cost = sum(crossing(i, j) for i, j in best) + count_crossings(best)
+    best_cost = _added_crossings(best, crossing)
     return _branch_and_bound(cands, open_parts, fixed, budget, best, best_cost)
+
+
+def _added_crossings(pairs: list[Pair], crossing: CrossingCost) -> int:
+    """What a stage's new pairs cost: their crossings with the fixed pairs and among themselves."""
+    return sum(crossing(i, j) for i, j in pairs) + count_crossings(pairs)
 
 
 def _branch_and_bound(cands, parts, fixed, budget: Budget, best: list[Pair], best_cost: int) -> tuple[list[Pair], bool]:
