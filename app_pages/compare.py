@@ -12,7 +12,7 @@ from components import compare_views
 from components.alignment_chart import alignment_figure
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.config import PRESET_NAMES
-from meteor_core.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from meteor_core.analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
 from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
 
 DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
@@ -204,7 +204,7 @@ w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nl
 w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b")
 w_key = (key, w_system, w_a, w_b)
 if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
-    from meteor_core.difference import explain_corpus_difference
+    from meteor_core.analysis.difference import explain_corpus_difference
 
     with st.spinner("Walking from A to B…"):
         try:

@@ -9,7 +9,7 @@ from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.config import PRESET_NAMES
-from meteor_core.difference import DEFAULT_ORDER, explain_difference
+from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.explain import diff_alignments
 
 PRESETS = PRESET_NAMES

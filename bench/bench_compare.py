@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from meteor_core import MeteorConfig  # noqa: E402
-from meteor_core.compare import compare_systems, paired_bootstrap  # noqa: E402
+from meteor_core.analysis.compare import compare_systems, paired_bootstrap  # noqa: E402
 from meteor_core.resources import wordnet  # noqa: E402
 
 DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"

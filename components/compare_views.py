@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from meteor_core.compare import SystemComparison
+from meteor_core.analysis.compare import SystemComparison
 
 
 def corpus_table(comparison: SystemComparison) -> pd.DataFrame:

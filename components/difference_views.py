@@ -1,4 +1,4 @@
-"""Views of a Difference (meteor_core.difference): the waterfall and the terms side by side."""
+"""Views of a Difference (meteor_core.analysis.difference): the waterfall and the terms side by side."""
 from __future__ import annotations
 
 import pandas as pd

@@ -5,8 +5,7 @@
     >>> round(r.score, 4), r.chunks
     (0.9977, 1)
 """
-__version__ = "0.1.0"
-
+from .version import __version__  # noqa: E402
 from .align import Alignment, Match  # noqa: E402
 from .config import MeteorConfig  # noqa: E402
 from .resources import WordNetMissingError, wordnet_available  # noqa: E402
@@ -20,7 +19,7 @@ from .scorer import (  # noqa: E402
     score_corpus,
 )
 from .stats import MeteorStats  # noqa: E402
-from .difference import explain_corpus_difference, explain_difference  # noqa: E402
+from .analysis.difference import explain_corpus_difference, explain_difference  # noqa: E402
 
 __all__ = [
     "Alignment", "ChunkSpan", "CorpusResult", "Match", "MeteorConfig", "MeteorStats",

@@ -131,7 +131,7 @@ class MeteorConfig:
 
 
 def _signature(config: MeteorConfig) -> str:
-    from . import __version__
+    from .version import __version__
     stages = "+".join(config.stages) or "none"
     return (
         f"{config.name}|tok:{config.tokenizer}|lc:{'yes' if config.lowercase else 'no'}"

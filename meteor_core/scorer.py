@@ -8,8 +8,8 @@ from typing import Iterable, NamedTuple, Sequence
 
 from . import resources
 from .align import Alignment, Match, align
+from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
-from .search import Budget, inversions
 from .stats import MeteorStats, Scores, compute
 from .tokenize import tokenize
 

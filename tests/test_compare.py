@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT, ted_lines
 from meteor_core import MeteorConfig
-from meteor_core.compare import compare_systems, corpus_scores, paired_bootstrap
+from meteor_core.analysis.compare import compare_systems, corpus_scores, paired_bootstrap
 from meteor_core.stats import MeteorStats, compute
 from meteor_core.textio import InputError, decode_table
 
@@ -133,6 +133,6 @@ def test_bootstrap_under_meteor15_uses_the_1x_formula():
     assert t.delta == pytest.approx(c.results["good"].score - c.results["bad"].score)
     assert t.ci_low <= t.delta <= t.ci_high
     # resampling every segment exactly once gives back the corpus score
-    from meteor_core.compare import _sample_scores, _stat_matrix
+    from meteor_core.analysis.compare import _sample_scores, _stat_matrix
     full = _stat_matrix(c.results["good"]).sum(axis=0, keepdims=True)
     assert _sample_scores(full, c.config)[0] == pytest.approx(c.results["good"].score)

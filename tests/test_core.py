@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from meteor_core import MeteorConfig, score, score_corpus
-from meteor_core.search import Budget, count_crossings, solve_stage
+from meteor_core.align.search import Budget, count_crossings, solve_stage
 
 EXACT = MeteorConfig.meteor2005(stages=("exact",))
 
@@ -209,7 +209,7 @@ def _brute_force_classes(classes, fixed):
 def test_multi_class_search_matches_brute_force(monkeypatch):
     """Several repeated words at once (the part-level search and the token branch and bound)."""
     import random
-    from meteor_core import search
+    from meteor_core.align import search
 
     used = {"parts": 0}
     real = search._search_part_choices
@@ -255,7 +255,7 @@ def _best_over_monotone_choices(classes, fixed):
 def test_many_repeated_words_match_exhaustive_choice():
     """Up to six repeated words at once: the grouping of parts that can cross, the per-part
     shortcuts and the whole-part search together give the exhaustive optimum."""
-    from meteor_core import search
+    from meteor_core.align import search
 
     rng = random.Random(11)
     checked = 0
@@ -275,7 +275,7 @@ def test_many_repeated_words_match_exhaustive_choice():
 
 def test_interacting_groups_follow_chains():
     """Parts that can cross are grouped transitively, whatever order they are met in."""
-    from meteor_core.search import _interacting_groups
+    from meteor_core.align.search import _interacting_groups
 
     # boxes: 0 and 3 overlap, 3 and 1 overlap, 1 and 2 overlap; 4 lies after all of them
     parts = [([0, 2], [0]), ([4, 6], [5]), ([6, 8], [7]), ([1, 5], [1, 6]), ([20], [20, 22])]
@@ -288,7 +288,7 @@ def test_interacting_groups_follow_chains():
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(1, 4)), max_size=12))
 def test_weighted_inversions_match_pair_count(items):
     """inversions(values, weights): the sum of w_a·w_b over out-of-order pairs (chunks use it)."""
-    from meteor_core.search import inversions
+    from meteor_core.align.search import inversions
 
     values, weights = [v for v, _ in items], [w for _, w in items]
     want = sum(weights[a] * weights[b] for a in range(len(items)) for b in range(a + 1, len(items))
@@ -301,7 +301,7 @@ def test_weighted_inversions_match_pair_count(items):
 def test_descent_and_branch_and_bound_find_the_exhaustive_optimum(monkeypatch):
     """With the whole-part search switched off, coordinate descent and the token-level branch
     and bound (the path long sentences take) still reach the exhaustive optimum."""
-    from meteor_core import search
+    from meteor_core.align import search
 
     monkeypatch.setattr(search, "MAX_COMBINATIONS", 1)
     rng = random.Random(5)

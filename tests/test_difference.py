@@ -30,7 +30,7 @@ def test_steps_end_exactly_at_b(a, b):
 
 def test_factors_cover_every_setting():
     from dataclasses import fields
-    from meteor_core.difference import FACTORS
+    from meteor_core.analysis.difference import FACTORS
     covered = {f for group in FACTORS.values() for f in group}
     assert covered == {f.name for f in fields(MeteorConfig)} - {"name"}
 

@@ -10,7 +10,7 @@ from components.inputs import MAX_TOKENS
 from conftest import ROOT
 from meteor_core import MeteorConfig, score
 from meteor_core.resources import wordnet
-from meteor_core.search import count_crossings
+from meteor_core.align.search import count_crossings
 from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table
 
 ODD_PAIRS = {

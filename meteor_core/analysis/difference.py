@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .config import MeteorConfig
-from .scorer import score, score_corpus
+from ..config import MeteorConfig
+from ..scorer import score, score_corpus
 
 # factor -> the MeteorConfig fields it covers (every field but ``name``, so the walk ends at B)
 FACTORS: dict[str, tuple[str, ...]] = {

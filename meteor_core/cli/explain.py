@@ -1,4 +1,4 @@
-"""python -m meteor_core explain: why two METEOR configurations give different scores.
+"""Why two METEOR configurations give different scores, walked one factor at a time.
 
     python -m meteor_core explain --a nltk --b meteor15 --hyp "candidate" --ref "reference" [--ref ...]
     python -m meteor_core explain --a nltk --b meteor15 --hyp-file H --ref-file R   # corpus score
@@ -9,17 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli import _fail
-from .config import PRESET_NAMES as PRESETS, MeteorConfig
-from .difference import DEFAULT_ORDER, explain_corpus_difference, explain_difference
-from .resources import WordNetMissingError
-from .textio import InputError, check_same_length, read_segments
+from ..analysis.difference import DEFAULT_ORDER, explain_corpus_difference, explain_difference
+from ..config import PRESET_NAMES as PRESETS, MeteorConfig
+from ..textio import InputError, check_same_length, read_segments
+from .common import USER_ERRORS, fail
 
 
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m meteor_core explain",
-                                description="Walk from configuration A to B one factor at a time.")
+def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--a", default="nltk", choices=PRESETS, help="configuration A (a preset)")
     p.add_argument("--b", default="meteor15", choices=PRESETS, help="configuration B (a preset)")
     p.add_argument("--hyp", help="the candidate sentence")
@@ -29,11 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--order", help=f"comma-separated factors (default: {','.join(DEFAULT_ORDER)})")
     p.add_argument("--no-synonyms", action="store_true", help="both configurations without the synonym stage")
     p.add_argument("--format", default="text", choices=["text", "json"])
-    return p
 
 
-def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     try:
         a, b = MeteorConfig.preset(args.a), MeteorConfig.preset(args.b)
         if args.no_synonyms:
@@ -51,8 +45,8 @@ def main(argv: list[str]) -> int:
             if args.hyp is None or not args.ref:
                 raise InputError("give --hyp and --ref (or --hyp-file and --ref-file)")
             d = explain_difference(args.hyp, args.ref, a, b, order)
-    except (InputError, WordNetMissingError, ValueError) as exc:
-        return _fail(str(exc))
+    except USER_ERRORS as exc:
+        return fail(str(exc))
     if args.format == "json":
         print(json.dumps(d.to_dict(), ensure_ascii=False))
         return 0

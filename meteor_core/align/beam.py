@@ -17,9 +17,9 @@ the jar does, quirks included:
 """
 from __future__ import annotations
 
-from . import resources
-from .align import Alignment, Match
-from .config import STAGES, MeteorConfig
+from .. import resources
+from ..config import STAGES, MeteorConfig
+from .types import Alignment, Match
 
 BEAM_SIZE = 40
 

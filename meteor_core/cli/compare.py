@@ -1,4 +1,4 @@
-"""python -m meteor_core compare: corpus table and paired bootstrap for two or more systems.
+"""Compare MT systems: corpus METEOR per system and paired bootstrap.
 
     python -m meteor_core compare --ref REF [--ref REF2] --sys A.txt --sys B.txt
                                   [--preset meteor2005|nltk] [--samples 1000] [--seed 12345]
@@ -11,28 +11,19 @@ import argparse
 import json
 from pathlib import Path
 
-from .cli import _fail, build_config
-from .config import PRESET_NAMES
-from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
-from .resources import WordNetMissingError
-from .textio import InputError, decode_table, read_segments, load_test_set
+from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from ..textio import InputError, decode_table, load_test_set, read_segments
+from .common import USER_ERRORS, add_config_arguments, build_config, fail
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m meteor_core compare",
-                                description="Compare MT systems: corpus METEOR and paired bootstrap.")
-    p.add_argument("--ref", action="append", help="reference file (repeat for several)")
-    p.add_argument("--sys", action="append", help="system output file (two or more)")
-    p.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
-    p.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
-    p.add_argument("--no-synonyms", action="store_true")
-    p.add_argument("--alpha", type=float)
-    p.add_argument("--beta", type=float)
-    p.add_argument("--gamma", type=float)
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--format", default="text", choices=["text", "json"])
-    return p
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ref", action="append", help="reference file (repeat for several)")
+    parser.add_argument("--sys", action="append", help="system output file (two or more)")
+    parser.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
+    add_config_arguments(parser)
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--format", default="text", choices=["text", "json"])
 
 
 def _load(args):
@@ -61,16 +52,15 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
         systems, references = _load(args)
         comparison = compare_systems(systems, references, config)
         names = comparison.names
         tests = [paired_bootstrap(comparison, names[0], other, args.samples, args.seed) for other in names[1:]]
-    except (InputError, WordNetMissingError, ValueError) as exc:
-        return _fail(str(exc))
+    except USER_ERRORS as exc:
+        return fail(str(exc))
     rows = comparison.corpus_rows()
     if args.format == "json":
         print(json.dumps({"segments": comparison.n_segments, "signature": config.signature(), "systems": rows,

@@ -11,9 +11,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .config import MeteorConfig
-from .scorer import CorpusResult, score_corpus
-from .stats import MeteorStats, compute
+from ..config import MeteorConfig
+from ..scorer import CorpusResult, score_corpus
+from ..stats import MeteorStats, compute
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345

@@ -1,43 +1,23 @@
-"""Command line: arguments in, library call, formatting out.
+"""Score a hypothesis file against one or more reference files.
 
-    python -m meteor_core --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
-                          [--format text|tsv|jsonl] [--no-synonyms]
-    python -m meteor_core setup        # make WordNet 3.0 available to NLTK
-    python -m meteor_core compare ...  # systems side by side (see compare_cli.py)
-    python -m meteor_core explain ...  # why two configurations disagree (see difference_cli.py)
+    python -m meteor_core [score] --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
+                                  [--format text|tsv|jsonl] [--no-synonyms] [--alpha A --beta B --gamma G]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from dataclasses import replace
 
-from .config import PRESET_NAMES, MeteorConfig
-from .resources import WordNetMissingError
-from .scorer import CorpusResult, score_corpus
-from .textio import InputError, check_same_length, read_segments
+from ..scorer import CorpusResult, score_corpus
+from ..textio import check_same_length, read_segments
+from .common import USER_ERRORS, add_config_arguments, build_config, fail
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR scores with explanations.")
-    p.add_argument("--hyp", required=True, help="hypothesis file, one segment a line")
-    p.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
-    p.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
-    p.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
-    p.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
-    p.add_argument("--alpha", type=float)
-    p.add_argument("--beta", type=float)
-    p.add_argument("--gamma", type=float)
-    return p
-
-
-def build_config(args) -> MeteorConfig:
-    config = MeteorConfig.preset(args.preset)
-    overrides = {k: getattr(args, k) for k in ("alpha", "beta", "gamma") if getattr(args, k) is not None}
-    if args.no_synonyms:
-        overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
-    return replace(config, **overrides) if overrides else config
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hyp", required=True, help="hypothesis file, one segment a line")
+    parser.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
+    parser.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
+    add_config_arguments(parser)
 
 
 def format_text(result: CorpusResult) -> str:
@@ -86,31 +66,15 @@ def format_jsonl(result: CorpusResult) -> str:
 FORMATTERS = {"text": format_text, "tsv": format_tsv, "jsonl": format_jsonl}
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["setup"]:
-        from .setup_data import main as setup_main
-        return setup_main()
-    if argv[:1] == ["explain"]:
-        from .difference_cli import main as explain_main
-        return explain_main(argv[1:])
-    if argv[:1] == ["compare"]:
-        from .compare_cli import main as compare_main
-        return compare_main(argv[1:])
-    args = _parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
         hyps = read_segments(args.hyp)
         refs = [read_segments(path) for path in args.ref]
         check_same_length({args.hyp: hyps, **{f"{p} (ref {k + 1})": r for k, (p, r) in enumerate(zip(args.ref, refs))}})
         result = score_corpus(hyps, [list(seg_refs) for seg_refs in zip(*refs)], config)
-    except (InputError, WordNetMissingError, ValueError) as exc:
-        return _fail(str(exc))
+    except USER_ERRORS as exc:
+        return fail(str(exc))
     try:
         print(FORMATTERS[args.format](result))
     except BrokenPipeError:  # e.g. piped into head

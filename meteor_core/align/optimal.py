@@ -1,0 +1,94 @@
+"""The paper's aligner (Banerjee & Lavie 2005): stage by stage (exact, stem, synonym), each
+stage's alignment with the most mappings, then the fewest crossings, found by an exact search
+(``search.py``) over the words the earlier stages left unmatched."""
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import filterfalse
+from operator import itemgetter
+from typing import Sequence
+
+from .. import resources
+from ..config import MeteorConfig
+from .search import Budget, solve_classes, solve_stage, split_classes
+from .types import Alignment
+
+
+def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
+    free_h: Sequence[int] = range(len(hyp))  # still-unmatched positions, in increasing order
+    free_r: Sequence[int] = range(len(ref))
+    fixed: list[tuple[int, int]] = []
+    matches: list[tuple] = []  # Match's fields as plain tuples (see Alignment)
+    proven = True
+    stem = resources.stemmer(config.stemmer)
+    for stage in config.stages:
+        if not free_h or not free_r:
+            break
+        if stage == "exact":
+            if len(free_h) == len(hyp) and len(free_r) == len(ref):  # the usual first stage
+                keys_h, keys_r = hyp, ref
+            else:
+                keys_h, keys_r = list(map(hyp.__getitem__, free_h)), list(map(ref.__getitem__, free_r))
+            pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
+            matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
+        elif stage == "stem":
+            keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
+            keys_r = list(map(stem, map(ref.__getitem__, free_r)))
+            if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
+                continue
+            pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
+            matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
+        else:
+            pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
+            matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
+        proven = proven and ok
+        if pairs and stage != config.stages[-1]:  # the next stage works on what is left
+            fixed += pairs
+            free_h = list(filterfalse(set(map(_first, pairs)).__contains__, free_h))
+            free_r = list(filterfalse(set(map(_second, pairs)).__contains__, free_r))
+    matches.sort()  # by hypothesis position (each position is matched once)
+    return Alignment(tuple(matches), proven)
+
+
+_first, _second = itemgetter(0), itemgetter(1)
+
+
+def _index(keys_by_position) -> dict[str, list[int]]:
+    index = defaultdict(list)
+    for j, key in keys_by_position:
+        index[key].append(j)
+    return index
+
+
+def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
+    """Hypothesis position -> reference positions the synonym stage may pair it with."""
+    if config.synonym_lookup == "stems":  # NLTK's relation: ref stem is a lemma of a hyp-stem synset
+        stem = resources.stemmer(config.stemmer)
+        by_stem = _index((j, stem(ref[j])) for j in free_r)
+        out = {}
+        for i in free_h:
+            js = {j for name in resources.nltk_synonyms(stem(hyp[i])) for j in by_stem.get(name, ())}
+            if js:
+                out[i] = sorted(js)
+        return out
+    # The paper's relation: the two words share a WordNet synset. Words without synsets
+    # (punctuation, most function words) cannot match here: identical words matched earlier.
+    keys = resources.synsets_of
+    ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
+    anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
+    out = {}
+    for i, mine in zip(free_h, map(keys, map(hyp.__getitem__, free_h))):
+        if not mine.isdisjoint(anywhere):
+            out[i] = [j for j, theirs in zip(free_r, ref_synsets) if not mine.isdisjoint(theirs)]
+    return out
+
+
+def _via(stage, h, r, stem, config) -> str:
+    if stage == "exact":
+        return h
+    if stage == "stem":
+        return stem(h)
+    if config.synonym_lookup == "stems":
+        sh, sr = stem(h), stem(r)
+        return resources.synset_with_lemma(sh, sr) or sh
+    return resources.shared_synset(h, r) or h

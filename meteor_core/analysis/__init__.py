@@ -1,0 +1,7 @@
+"""What works on many segments, systems or configurations at once, on top of the scorer:
+
+* ``compare``: systems side by side over one test set, corpus tables and paired bootstrap,
+* ``difference``: why two METEOR configurations give different scores, factor by factor.
+
+Nothing here is imported by the scorer; the CLI and the app call these.
+"""

@@ -1,0 +1,52 @@
+"""Command line: one entry point with subcommands; each subcommand module parses its arguments,
+calls the library and formats the result.
+
+    python -m meteor_core [score] --hyp FILE --ref FILE ...   # score is the default
+    python -m meteor_core compare ...   # systems side by side (compare.py)
+    python -m meteor_core explain ...   # why two configurations disagree (explain.py)
+    python -m meteor_core setup         # make WordNet 3.0 available to NLTK
+
+A subcommand module has ``configure(parser)`` and ``run(args) -> int``.
+The library never imports this package.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# subcommand -> (its module, one line of help). A module is imported only when its subcommand
+# is chosen: scoring need not load numpy.
+COMMANDS = {
+    "score": ("score", "score a hypothesis file against reference files (the default)"),
+    "compare": ("compare", "systems side by side: corpus table and paired bootstrap"),
+    "explain": ("explain", "why two configurations disagree, factor by factor"),
+    "setup": ("setup", "make WordNet 3.0 available to NLTK"),
+}
+DEFAULT_COMMAND = "score"
+
+
+def _parser(command: str) -> tuple[argparse.ArgumentParser, object]:
+    top = argparse.ArgumentParser(
+        prog="python -m meteor_core", description="METEOR scores with explanations.",
+        epilog=f"Without a subcommand, '{DEFAULT_COMMAND}' is run: python -m meteor_core --hyp H --ref R")
+    commands = top.add_subparsers(dest="command", title="subcommands", metavar="COMMAND")
+    chosen = None
+    for name, (module_name, help_line) in COMMANDS.items():
+        parser = commands.add_parser(name, help=help_line, formatter_class=argparse.RawDescriptionHelpFormatter)
+        if name == command:
+            chosen = importlib.import_module(f".{module_name}", __name__)
+            parser.description = chosen.__doc__
+            chosen.configure(parser)
+    return top, chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] in (["-h"], ["--help"]):
+        _parser("")[0].print_help()
+        return 0
+    if not argv or argv[0] not in COMMANDS:  # today's flags without a subcommand: score
+        argv.insert(0, DEFAULT_COMMAND)
+    parser, module = _parser(argv[0])
+    return module.run(parser.parse_args(argv))

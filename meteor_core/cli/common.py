@@ -1,0 +1,36 @@
+"""What every subcommand shares: the configuration arguments, argument -> MeteorConfig, and
+one way to report an error (one line on stderr, exit code 2)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+
+from ..config import PRESET_NAMES, MeteorConfig
+from ..resources import WordNetMissingError
+from ..textio import InputError
+
+# What a subcommand turns into a one-line message instead of a traceback.
+USER_ERRORS = (InputError, WordNetMissingError, ValueError)
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """--preset, --no-synonyms and the parameter overrides, the same on every subcommand."""
+    parser.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
+    parser.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
+    parser.add_argument("--alpha", type=float)
+    parser.add_argument("--beta", type=float)
+    parser.add_argument("--gamma", type=float)
+
+
+def build_config(args: argparse.Namespace) -> MeteorConfig:
+    config = MeteorConfig.preset(args.preset)
+    overrides = {k: getattr(args, k) for k in ("alpha", "beta", "gamma") if getattr(args, k) is not None}
+    if args.no_synonyms:
+        overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
+    return replace(config, **overrides) if overrides else config
+
+
+def fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
