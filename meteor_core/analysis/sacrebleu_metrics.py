@@ -1,0 +1,58 @@
+"""BLEU, chrF and TER beside METEOR, computed by sacrebleu with its own defaults and signatures.
+
+Scores stay on sacrebleu's scale (0-100; TER is an edit rate, lower is better:
+``HIGHER_IS_BETTER`` says which way each goes, so callers that need "higher is better
+everywhere" flip TER themselves). References come per segment, as everywhere in meteor_core
+(``refs[k]`` = segment k's references); sacrebleu wants reference *streams* of equal length, so a
+segment with fewer references is padded with its own first reference, which changes none of the
+three scores (BLEU clips against the maximum count over references and takes the closest length,
+chrF and TER take the best reference).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+METRICS = ("bleu", "chrf", "ter")
+HIGHER_IS_BETTER = {"bleu": True, "chrf": True, "ter": False}
+
+
+@lru_cache(maxsize=None)
+def _metric(name: str, sentence: bool):
+    from sacrebleu.metrics import BLEU, CHRF, TER  # imported on first use: the scorer never needs it
+
+    if name == "bleu":
+        # Sentence BLEU with effective order, as sacrebleu recommends (no zero for a missing 4-gram).
+        return BLEU(effective_order=True) if sentence else BLEU()
+    if name == "chrf":
+        return CHRF()
+    if name == "ter":
+        return TER()
+    raise ValueError(f"unknown metric {name!r}; choose from {', '.join(METRICS)}")
+
+
+def _streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:
+    if any(not r for r in refs):
+        raise ValueError("every segment needs at least one reference")
+    width = max(len(r) for r in refs)
+    return [[r[k] if k < len(r) else r[0] for r in refs] for k in range(width)]
+
+
+def corpus_score(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
+    """sacrebleu's corpus score of ``hyps`` against per-segment ``refs``."""
+    if len(hyps) != len(refs):
+        raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+    return float(_metric(name, False).corpus_score(list(hyps), _streams(refs)).score)
+
+
+def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[float]:
+    """sacrebleu's sentence score of each segment."""
+    if len(hyps) != len(refs):
+        raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+    metric = _metric(name, True)
+    return [float(metric.sentence_score(h, list(r)).score) for h, r in zip(hyps, refs)]
+
+
+def signature(name: str, sentence: bool = False) -> str:
+    """sacrebleu's signature of the metric as used here, e.g. ``bleu|nrefs:1|case:mixed|...``."""
+    return f"{name}|{_metric(name, sentence).get_signature()}"
