@@ -1,66 +1,233 @@
-"""Segments per second: meteor_core (meteor2005 and nltk presets) vs NLTK's meteor_score,
-measured in the same run on realistic TED segments (15-40 reference tokens).
+"""Whole-set speed: meteor_core's presets against NLTK's meteor_score (and the Meteor 1.5 jar
+where Java and the jar are present), measured as a user's run, on every segment of the shared
+TED set (1,200 segments x 2 systems, tokenised, every length).
 
-Every scorer first sees every segment once (WordNet's and our word caches warm up alike).
-Then the segments are cut into blocks and the scorers take turns on each block, in rotating
-order, ROUNDS times over: a slow moment of a noisy machine hits the scorers timed next to each
-other alike. Printed: each scorer's median speed, and the median of its per-block speed ratio
-to NLTK (the figure to quote)."""
+Each scorer runs in a fresh process per round: resources are loaded first (WordNet, the jar's
+JVM and its files), then the whole set is scored once with per-word caches cold, one segment at a
+time, each segment timed. Rounds rotate the order of the scorers, so a slow moment of this noisy
+machine falls on all of them alike. Printed:
+* the headline: each scorer's whole-set time and its speed ratio to NLTK (median over rounds of
+  the ratio measured in the same round);
+* a table per reference-length bucket (1-14, 15-40, 41-80, 81+ tokens): time and ratio to NLTK;
+* the share of segments whose alignment was proven optimal (meteor2005);
+* with --compiled-too, the pure-Python modules (METEOR_PURE=1) beside the compiled ones;
+* adversarial input (repeated words, tiny vocabularies, 1,000 tokens) per preset: seconds and
+  whether the search was cut (optimal=False).
+
+    .venv/bin/python bench/bench_core.py [--rounds 5] [--presets meteor2005,nltk,meteor15] [--jar]
+"""
+from __future__ import annotations
+
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from nltk.translate.meteor_score import meteor_score  # noqa: E402
-
-from meteor_core import MeteorConfig, score  # noqa: E402
-
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ted-slk-eng"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATA = ROOT.parent / "shared" / "data" / "ted-slk-eng"
+BUCKETS = ((1, 14), (15, 40), (41, 80), (81, 10**9))
 
 
-def load_pairs(n: int) -> list[tuple[str, str]]:
-    ref = (DATA / "ted.ref.eng").read_text().splitlines()
-    pairs = [(h, r) for f in ("ted.sys1.eng", "ted.sys2.eng")
-             for h, r in zip((DATA / f).read_text().splitlines(), ref) if 15 <= len(r.split()) <= 40]
-    while len(pairs) < n:
-        pairs += pairs[: n - len(pairs)]
-    return pairs[:n]
+def bucket_name(b: tuple[int, int]) -> str:
+    return f"{b[0]}+" if b[1] > 10**6 else f"{b[0]}-{b[1]}"
+
+
+def load_pairs() -> list[tuple[str, str]]:
+    ref = (DATA / "ted.ref.eng").read_text(encoding="utf-8").splitlines()
+    return [(h, r) for name in ("ted.sys1.eng", "ted.sys2.eng")
+            for h, r in zip((DATA / name).read_text(encoding="utf-8").splitlines(), ref)]
+
+
+def bucket_of(ref: str) -> int:
+    n = len(ref.split())
+    return next(k for k, (lo, hi) in enumerate(BUCKETS) if lo <= n <= hi)
+
+
+# --- the child: one scorer over the whole set, in a fresh process -----------------------------
+
+
+def _scorer(name: str):
+    """A function (hyp, ref) -> (score, proven or None), with its resources loaded."""
+    if name == "NLTK":
+        from nltk.corpus import wordnet
+        from nltk.translate.meteor_score import meteor_score
+
+        wordnet.ensure_loaded()
+        wordnet.synsets("dog")  # NLTK's lazy reader: load before the clock, as ours is
+        return lambda h, r: (meteor_score([r.split()], h.split()), None)
+    if name == "jar":
+        return _jar_scorer()
+    from meteor_core import MeteorConfig, resources, score
+
+    config = MeteorConfig.preset(name)
+    if config.uses_synonyms:
+        resources.wordnet()
+    resources.function_words(config.function_words)
+
+    def run(h, r):
+        result = score(h, [r], config)
+        return result.score, result.optimal
+
+    return run
+
+
+def _jar_scorer():
+    """The Meteor 1.5 jar in -stdio mode (as pycocoevalcap drives it): one JVM, resources loaded
+    once, then one SCORE/EVAL exchange per segment."""
+    jar = _find_jar()
+    proc = subprocess.Popen(["java", "-Xmx2G", "-jar", str(jar), "-", "-", "-stdio", "-l", "en", "-lower"],
+                            cwd=str(jar.parent), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+
+    def run(h, r):
+        proc.stdin.write(f"SCORE ||| {r} ||| {h}\n")
+        stats = proc.stdout.readline().strip()
+        proc.stdin.write(f"EVAL ||| {stats}\n")
+        return float(proc.stdout.readline()), None
+
+    run("a warm up", "a warm up")  # the JVM loads its resources on the first segment
+    return run
+
+
+def _find_jar() -> Path:
+    env = os.environ.get("METEOR_JAR")
+    if env:
+        return Path(env)
+    import importlib.util
+
+    spec = importlib.util.find_spec("pycocoevalcap")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("no Meteor 1.5 jar: set METEOR_JAR or pip install pycocoevalcap")
+    return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
+
+
+def child(name: str) -> None:
+    run = _scorer(name)
+    pairs = load_pairs()
+    per_bucket = [0.0] * len(BUCKETS)
+    counts = [0] * len(BUCKETS)
+    proven = unproven = 0
+    worst = (0.0, -1)
+    start = time.perf_counter()
+    for k, (h, r) in enumerate(pairs):
+        t = time.perf_counter()
+        _, optimal = run(h, r)
+        dt = time.perf_counter() - t
+        b = bucket_of(r)
+        per_bucket[b] += dt
+        counts[b] += 1
+        worst = max(worst, (dt, k))
+        if optimal is not None:
+            proven += optimal
+            unproven += not optimal
+    total = time.perf_counter() - start
+    print(json.dumps({"total": total, "per_bucket": per_bucket, "counts": counts, "proven": proven,
+                      "unproven": unproven, "worst": worst}))
+
+
+def _run_child(name: str, pure: bool) -> dict:
+    env = dict(os.environ)
+    if pure:
+        env["METEOR_PURE"] = "1"
+    out = subprocess.run([sys.executable, __file__, "--child", name], capture_output=True, text=True, env=env,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --- adversarial input -------------------------------------------------------------------------
+
+
+def adversarial_cases() -> dict[str, tuple[str, str]]:
+    import random
+
+    rng = random.Random(1)
+    vocab4 = ["the", "a", "of", "cat"]
+    long_words = [f"w{k % 300}" for k in range(1000)]
+    rng.shuffle(long_words)
+    return {
+        '400 x "the"': (" ".join(["the"] * 400), " ".join(["the"] * 390)),
+        "1,000 tokens, 4-word vocabulary": (" ".join(rng.choice(vocab4) for _ in range(1000)),
+                                            " ".join(rng.choice(vocab4) for _ in range(1000))),
+        "1,000 tokens, 300-word vocabulary": (" ".join(long_words), " ".join(sorted(long_words))),
+        "repeated phrase x 100": (" ".join(["the cat sat on the mat ."] * 100),
+                                  " ".join(["on the mat the cat sat ."] * 100)),
+    }
+
+
+def adversarial(presets: list[str]) -> None:
+    from meteor_core import MeteorConfig, resources, score
+
+    resources.wordnet()
+    print("\nAdversarial input (seconds a segment; 'cut' = the search hit its budget, optimal=False)")
+    cases = adversarial_cases()
+    print(f"{'case':36s}" + "".join(f"{p:>20s}" for p in presets))
+    for name, (h, r) in cases.items():
+        cells = []
+        for preset in presets:
+            t = time.perf_counter()
+            result = score(h, [r], MeteorConfig.preset(preset))
+            dt = time.perf_counter() - t
+            cells.append(f"{dt:8.3f} s {'cut' if not result.optimal and preset == 'meteor2005' else '':>4s}")
+        print(f"{name:36s}" + "".join(f"{c:>20s}" for c in cells))
+
+
+# --- the parent --------------------------------------------------------------------------------
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--segments", type=int, default=2000)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--block", type=int, default=250, help="segments per timed block")
+    parser.add_argument("--presets", default="meteor2005,nltk,meteor15")
+    parser.add_argument("--jar", action="store_true", help="also the Meteor 1.5 jar (needs Java and the jar)")
+    parser.add_argument("--compiled-too", action="store_true",
+                        help="also the pure-Python modules (METEOR_PURE=1) beside the compiled ones")
+    parser.add_argument("--no-adversarial", action="store_true")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    pairs = load_pairs(args.segments)
-    c05, cn = MeteorConfig.meteor2005(), MeteorConfig.nltk()
-    scorers = {
-        "nltk meteor_score": lambda block: [meteor_score([r.split()], h.split()) for h, r in block],
-        "meteor2005 (optimal)": lambda block: [score(h, [r], c05) for h, r in block],
-        "nltk preset (greedy)": lambda block: [score(h, [r], cn) for h, r in block],
-    }
-    for fn in scorers.values():
-        fn(pairs)  # warm-up pass
-    names = list(scorers)
-    blocks = [pairs[k:k + args.block] for k in range(0, len(pairs), args.block)]
-    per_block = {name: [] for name in names}  # seconds per segment, block by block
+    if args.child:
+        return child(args.child)
+    presets = [p for p in args.presets.split(",") if p]
+    scorers = [("NLTK", False)] + [(p, False) for p in presets]
+    if args.compiled_too:
+        scorers += [(p, True) for p in presets]
+    if args.jar:
+        scorers.append(("jar", False))
+    label = {s: (f"{s[0]} (pure)" if s[1] else ("NLTK meteor_score" if s[0] == "NLTK" else f"{s[0]} preset")) for s in scorers}
+    results: dict = {s: [] for s in scorers}
     for r in range(args.rounds):
-        kept = {name: [] for name in names}  # results stay alive, as in scoring a whole corpus
-        for b, block in enumerate(blocks):
-            shift = (r + b) % len(names)
-            for name in names[shift:] + names[:shift]:
-                t = time.perf_counter()
-                kept[name].append(scorers[name](block))
-                per_block[name].append((time.perf_counter() - t) / len(block))
-    base = per_block["nltk meteor_score"]
-    print(f"{len(pairs)} segments in blocks of {args.block}, {args.rounds} rounds, turns rotating")
-    for name in names:
-        us = statistics.median(per_block[name]) * 1e6
-        ratio = statistics.median(b / t for b, t in zip(base, per_block[name]))
-        print(f"{name:22s}{1e6 / us:8.0f} seg/s  {us:7.1f} us/seg  speed-up vs NLTK {ratio:.2f}x")
+        shift = r % len(scorers)
+        for s in scorers[shift:] + scorers[:shift]:
+            results[s].append(_run_child(*s))
+    base = results[("NLTK", False)]
+    n = sum(base[0]["counts"])
+    print(f"Whole shared TED set: {n} segments (1,200 x 2 systems, tokenised, every length); "
+          f"{args.rounds} rounds, each scorer in a fresh process per round, order rotating.")
+    print(f"\n{'scorer':26s}{'whole set':>12s}{'us/seg':>9s}{'vs NLTK':>10s}{'proven optimal':>17s}")
+    for s in scorers:
+        runs = results[s]
+        total = statistics.median(x["total"] for x in runs)
+        ratio = statistics.median(b["total"] / x["total"] for b, x in zip(base, runs))
+        proven = runs[0]["proven"], runs[0]["unproven"]
+        shown = f"{proven[0]}/{sum(proven)}" if s[0] == "meteor2005" else ""
+        print(f"{label[s]:26s}{total:10.3f} s{1e6 * total / n:9.0f}{ratio:9.2f}x{shown:>17s}")
+    print("\nPer reference-length bucket: median seconds (ratio to NLTK in the same round)")
+    header = "".join(f"{bucket_name(b) + f' ({c})':>22s}" for b, c in zip(BUCKETS, base[0]["counts"]))
+    print(f"{'scorer':26s}{header}")
+    for s in scorers:
+        runs = results[s]
+        cells = []
+        for k in range(len(BUCKETS)):
+            seconds = statistics.median(x["per_bucket"][k] for x in runs)
+            ratio = statistics.median(b["per_bucket"][k] / x["per_bucket"][k] for b, x in zip(base, runs))
+            cells.append(f"{seconds:8.3f} s ({ratio:5.2f}x)")
+        print(f"{label[s]:26s}" + "".join(f"{c:>22s}" for c in cells))
+    if not args.no_adversarial:
+        adversarial(presets)
 
 
 if __name__ == "__main__":

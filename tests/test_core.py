@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from meteor_core import MeteorConfig, score, score_corpus
-from meteor_core.align.search import Budget, count_crossings, solve_stage
+from meteor_core.align.search import Budget, count_crossings, count_links, solve_stage
 
 EXACT = MeteorConfig.meteor2005(stages=("exact",))
 
@@ -122,18 +122,26 @@ def test_results_serialise_to_json():
     assert json.loads(json.dumps(d))["alignment"][1]["stage"] == "synonym"
 
 
+def _added(pairs, fixed):
+    """What a stage's new pairs add: (crossings, links), links being diagonal neighbours
+    (each saves a chunk)."""
+    return (count_crossings(pairs + fixed) - count_crossings(fixed),
+            count_links(pairs + fixed) - count_links(fixed))
+
+
 def _brute_force_stage(cands, fixed):
-    """Every one-to-one choice (each hyp token: one candidate or none); most pairs, then fewest crossings."""
+    """Every one-to-one choice (each hyp token: one candidate or none); most pairs, then fewest
+    crossings, then most links (fewest chunks): (pairs, crossings, links)."""
     hyps = sorted(cands)
-    best = (0, 0)
+    best = (0, 0, 0)
     for choice in itertools.product(*[[None] + cands[i] for i in hyps]):
         picked = [j for j in choice if j is not None]
         if len(set(picked)) < len(picked):
             continue
         pairs = [(i, j) for i, j in zip(hyps, choice) if j is not None]
-        cost = count_crossings(pairs + fixed) - count_crossings(fixed)
-        if len(pairs) > best[0] or (len(pairs) == best[0] and cost < best[1]):
-            best = (len(pairs), cost)
+        crossings, links = _added(pairs, fixed)
+        if (-len(pairs), crossings, -links) < (-best[0], best[1], -best[2]):
+            best = (len(pairs), crossings, links)
     return best
 
 
@@ -150,15 +158,19 @@ def test_stage_search_matches_brute_force(data):
                  for i, js in cands.items()}
     fixed_h = [i + 10 for i in range(data.draw(st.integers(0, 3)))]
     fixed = list(zip(fixed_h, data.draw(st.permutations([j + 10 for j in range(len(fixed_h))]))))
-    # fixed pairs interleave: shift them into the middle of the positions
-    fixed = [(x - 10 + n_h // 2 + 0.5, y - 10 + n_r // 2 + 0.5) for x, y in fixed]
+    # fixed pairs interleave: shift them into the middle of the positions (between tokens, or on
+    # positions no candidate uses, where they can link to new pairs)
+    shift = data.draw(st.sampled_from([0.5, 0]))
+    fixed = [(x - 10 + n_h // 2 + shift, y - 10 + n_r // 2 + shift) for x, y in fixed]
+    taken_h, taken_r = {x for x, _ in fixed}, {y for _, y in fixed}
+    cands = {i: [j for j in js if j not in taken_r] for i, js in cands.items() if i not in taken_h}
     pairs, proven = solve_stage({i: js for i, js in cands.items() if js}, fixed, Budget.for_seconds(5))
-    k, cost = _brute_force_stage({i: js for i, js in cands.items() if js}, fixed)
+    k, crossings, links = _brute_force_stage({i: js for i, js in cands.items() if js}, fixed)
     assert proven
     assert len(pairs) == k
     assert len({i for i, _ in pairs}) == k and len({j for _, j in pairs}) == k
     assert all(j in cands[i] for i, j in pairs)
-    assert count_crossings(pairs + fixed) - count_crossings(fixed) == cost
+    assert _added(pairs, fixed) == (crossings, links)
 
 
 @settings(max_examples=200, deadline=None)
@@ -195,82 +207,146 @@ def test_pathological_input_is_bounded():
 
 
 def _brute_force_classes(classes, fixed):
-    """Least added crossings over every maximum matching of complete bipartite classes."""
+    """Least (added crossings, −added links) over every maximum matching of complete bipartite
+    classes (all permutations: the in-order rule is checked, not assumed)."""
     per_class = []
     for hyps, refs in classes:
         k = min(len(hyps), len(refs))
         per_class.append([list(zip(h, r)) for h in itertools.permutations(hyps, k)
                           for r in itertools.combinations(refs, k)])
-    base = count_crossings(fixed)
-    return min(count_crossings([p for ps in combo for p in ps] + fixed) - base
-               for combo in itertools.product(*per_class))
+    best = None
+    for combo in itertools.product(*per_class):
+        crossings, links = _added([p for ps in combo for p in ps], fixed)
+        if best is None or (crossings, -links) < best:
+            best = (crossings, -links)
+    return best
+
+
+def _random_classes(rng, hyp_letters, ref_letters, lo, hi):
+    hw = [rng.choice(hyp_letters) for _ in range(rng.randint(lo, hi))]
+    rw = [rng.choice(ref_letters) for _ in range(rng.randint(lo, hi))]
+    return hw, rw
 
 
 def test_multi_class_search_matches_brute_force(monkeypatch):
-    """Several repeated words at once (the part-level search and the token branch and bound)."""
-    import random
-    from meteor_core.align import search
+    """Several repeated words at once, with fixed pairs that can cross and link to new ones: the
+    fewest crossings, then the most links (fewest chunks), as an exhaustive search finds them."""
+    from meteor_core.align import pairwise, search
 
-    used = {"parts": 0}
-    real = search._search_part_choices
+    used = {"pairwise": 0, "small": 0}
+    real_pairwise, real_small = pairwise.solve_pairwise, search._SmallSearch.run
 
-    def counting(*args):
-        used["parts"] += 1
-        return real(*args)
+    def counting_pairwise(*args):
+        used["pairwise"] += 1
+        return real_pairwise(*args)
 
-    monkeypatch.setattr(search, "_search_part_choices", counting)
+    def counting_small(self):
+        used["small"] += 1
+        return real_small(self)
+
+    monkeypatch.setattr(pairwise, "solve_pairwise", counting_pairwise)
+    monkeypatch.setattr(search._SmallSearch, "run", counting_small)
     rng = random.Random(7)
-    for _ in range(3000):  # joint choices that beat coordinate descent are rare (~2%)
-        hw = [rng.choice("abcx") for _ in range(rng.randint(3, 8))]
-        rw = [rng.choice("abcy") for _ in range(rng.randint(3, 8))]
+    for k in range(3000):
+        # every other case with the numpy search (which long sentences take) instead of the small one
+        monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 2_000 if k % 2 else 0)
+        hw, rw = _random_classes(rng, "abcx", "abcy", 3, 8)
         classes = [([i for i, w in enumerate(hw) if w == key], [j for j, w in enumerate(rw) if w == key])
                    for key in sorted(set(hw) & set(rw))]
         if any(len(h) > 3 or len(r) > 3 for h, r in classes):
             continue  # keep the brute force small
-        n_fixed = rng.randint(0, 5)
-        fixed = [(x + 0.5, y + 0.5) for x, y in zip(rng.sample(range(8), n_fixed), rng.sample(range(8), n_fixed))]
+        # fixed pairs on the x/y tokens (which no class uses), or between tokens
+        free_h = [i for i, w in enumerate(hw) if w == "x"] + [8.5, 9.5]
+        free_r = [j for j, w in enumerate(rw) if w == "y"] + [-0.5, 3.5]
+        n_fixed = rng.randint(0, min(len(free_h), len(free_r)))
+        fixed = list(zip(rng.sample(free_h, n_fixed), rng.sample(free_r, n_fixed)))
         forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
         assert sorted(map(sorted, open_classes)) == sorted(sorted(c) for c in classes if len(c[0]) != len(c[1]))
         pairs, proven = search.solve_classes(forced, open_classes, fixed, Budget.for_seconds(5))
         assert proven
         assert len(pairs) == sum(min(len(h), len(r)) for h, r in classes)
-        assert count_crossings(pairs + fixed) - count_crossings(fixed) == _brute_force_classes(classes, fixed)
-    assert used["parts"] > 10  # the cases that need a joint choice did occur
+        crossings, links = _added(pairs, fixed)
+        assert (crossings, -links) == _brute_force_classes(classes, fixed), (hw, rw, fixed)
+    assert used["pairwise"] > 10 and used["small"] > 10  # the cases that need a joint choice did occur
 
 
 def _best_over_monotone_choices(classes, fixed):
-    """Least added crossings over every combination of in-order choices, one per class (enough
-    by the uncrossing argument, which the test above checks against all permutations)."""
+    """Least (added crossings, −added links) over every combination of in-order choices, one per
+    class (enough by the uncrossing argument, which the test above checks against all
+    permutations)."""
     per_class = []
     for hyps, refs in classes:
         if len(hyps) >= len(refs):
             per_class.append([list(zip(pick, refs)) for pick in itertools.combinations(hyps, len(refs))])
         else:
             per_class.append([list(zip(hyps, pick)) for pick in itertools.combinations(refs, len(hyps))])
-    base = count_crossings(fixed)
-    return min(count_crossings([p for ps in combo for p in ps] + fixed) - base
-               for combo in itertools.product(*per_class))
+    best = None
+    for combo in itertools.product(*per_class):
+        crossings, links = _added([p for ps in combo for p in ps], fixed)
+        if best is None or (crossings, -links) < best:
+            best = (crossings, -links)
+    return best
 
 
 def test_many_repeated_words_match_exhaustive_choice():
-    """Up to six repeated words at once: the grouping of parts that can cross, the per-part
-    shortcuts and the whole-part search together give the exhaustive optimum."""
+    """Up to six repeated words at once: the grouping of parts that can interact, the per-part
+    shortcuts and the pairwise search together give the exhaustive optimum."""
     from meteor_core.align import search
 
     rng = random.Random(11)
     checked = 0
     for _ in range(1500):
-        hw = [rng.choice("abcdefxyz") for _ in range(rng.randint(6, 16))]
-        rw = [rng.choice("abcdefuvw") for _ in range(rng.randint(6, 16))]
+        hw, rw = _random_classes(rng, "abcdefxyz", "abcdefuvw", 6, 16)
         forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
         if len(open_classes) < 3 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
             continue
         pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
         assert proven
-        added = count_crossings(pairs) - count_crossings(forced)
-        assert added == _best_over_monotone_choices(open_classes, forced)
+        new = [p for p in pairs if p not in set(forced)]
+        crossings, links = _added(new, forced)
+        assert (crossings, -links) == _best_over_monotone_choices(open_classes, forced)
         checked += 1
     assert checked > 300
+
+
+def test_monotone_dp_takes_links_within_a_class():
+    """A word repeated side by side on both sides ("very very"): the dynamic program prefers the
+    pairing whose two pairs are diagonal neighbours when crossings tie."""
+    from meteor_core.align.search import _monotone_dp
+
+    hyps, refs = [3, 4, 9], [0, 5, 6, 7, 12]
+    table = [[0] * len(refs) for _ in hyps]  # every pairing costs the same: only links decide
+    value, pairs = _monotone_dp(hyps, refs, table, links=True)
+    assert value == -1 and count_links(pairs) == 1
+    for pick in itertools.combinations(range(len(refs)), len(hyps)):
+        option = list(zip(hyps, (refs[p] for p in pick)))
+        assert -count_links(option) >= value
+    assert _monotone_dp(hyps, refs, table)[0] == 0  # without links: nothing to gain
+
+
+def test_coordinate_descent_fallback_is_valid_and_marked_unproven(monkeypatch):
+    """When parts have too many choices for the exact search, coordinate descent answers: a
+    maximum matching never better than the optimum, marked as not proven."""
+    from meteor_core.align import search
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(800):
+        hw, rw = _random_classes(rng, "abcdxyz", "abcduvw", 6, 14)
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 2 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
+            continue
+        monkeypatch.setattr(search, "MAX_PART_OPTIONS", 1)
+        monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        monkeypatch.undo()
+        exact, exact_proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        assert exact_proven
+        assert len(pairs) == len(exact) == len(forced) + sum(min(len(h), len(r)) for h, r in open_classes)
+        ours = (count_crossings(pairs), -count_links(pairs))
+        assert ours >= (count_crossings(exact), -count_links(exact))
+        checked += 1 - proven  # unproven only when a joint choice was needed
+    assert checked > 50
 
 
 def test_interacting_groups_follow_chains():
@@ -296,24 +372,3 @@ def test_weighted_inversions_match_pair_count(items):
     assert inversions(values, weights) == want
     assert inversions(values) == sum(1 for a in range(len(values)) for b in range(a + 1, len(values))
                                      if values[a] > values[b])
-
-
-def test_descent_and_branch_and_bound_find_the_exhaustive_optimum(monkeypatch):
-    """With the whole-part search switched off, coordinate descent and the token-level branch
-    and bound (the path long sentences take) still reach the exhaustive optimum."""
-    from meteor_core.align import search
-
-    monkeypatch.setattr(search, "MAX_COMBINATIONS", 1)
-    rng = random.Random(5)
-    checked = 0
-    for _ in range(800):
-        hw = [rng.choice("abcdxyz") for _ in range(rng.randint(6, 14))]
-        rw = [rng.choice("abcduvw") for _ in range(rng.randint(6, 14))]
-        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
-        if len(open_classes) < 2 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
-            continue
-        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
-        assert proven
-        assert count_crossings(pairs) - count_crossings(forced) == _best_over_monotone_choices(open_classes, forced)
-        checked += 1
-    assert checked > 200

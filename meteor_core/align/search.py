@@ -1,35 +1,55 @@
-"""One alignment stage, solved exactly: most mappings first, then fewest crossings.
+"""One alignment stage, solved exactly: most mappings, then fewest crossings, then fewest chunks.
 
-The candidate pairs of a stage form a bipartite graph between still-unmatched hypothesis
-and reference tokens. Its maximum matching size is fixed per connected component, so the
+The candidate pairs of a stage form a bipartite graph between still-unmatched hypothesis and
+reference tokens. Its maximum matching size is fixed per connected component ("part"), so the
 work is to choose, among maximum matchings, one that crosses the fewest lines (counting
-crossings with the pairs earlier stages fixed, too). Three facts keep this cheap:
+crossings with the pairs earlier stages fixed, too) and, among those, one with the fewest
+chunks. A chunk ends wherever the next match is not diagonally next to it, so fewer chunks means
+more *links*: pairs (i, j), (i + 1, j + 1) both in the alignment. The objective is therefore one
+integer per alignment, W·crossings − links, with W larger than any possible number of links.
 
-* Uncrossing two pairs whose hypothesis words have the same candidates never adds crossings
-  with any other pair (for a third pair, crossings = A + B - 2t and sorting maximises t).
-  So tokens with identical candidate lists are matched in order ("monotone").
-* A component that is a complete bipartite graph K(a, a) (a word appearing a times on both
-  sides, say) is therefore solved outright: all tokens, paired in order.
-* A component that needs a choice (K(a, b), a != b) is solved alone against the fixed pairs:
-  in closed form for one or two copies on a side, by a dynamic program over the monotone
-  pairings otherwise (O(a*b)). If those choices do not cross one another, together they are
-  optimal. Otherwise the components that can cross each other are grouped, and each group is
-  searched exactly over whole-component choices.
+Facts that keep this cheap:
 
-Anything else goes to a depth-first branch and bound with a node and time budget; when the
-budget runs out the best alignment found is returned and marked as not proven optimal.
+* Uncrossing two pairs whose hypothesis words have the same candidates removes a crossing and
+  never adds one with any other pair, so in an optimum such tokens are matched in order
+  ("monotone"). A part that is a complete bipartite graph K(a, a) (a word appearing a times on
+  both sides) is therefore solved outright: all tokens, paired in order.
+* A part that needs a choice (K(a, b), a != b, or a synonym part that is not complete) is first
+  solved alone against the fixed pairs: in closed form for one or two copies on a side, by a
+  dynamic program over the monotone pairings otherwise (O(a·b)). If those choices neither cross
+  one another nor could link to one another, together they are optimal.
+* Otherwise the parts that can interact (cross or link) are grouped; parts of different groups
+  never interact, so each group is solved apart. A group is solved exactly as a pairwise
+  problem over whole-part choices: every part's choices (its monotone pairings, at most
+  MAX_PART_OPTIONS) with their cost against the fixed pairs, and for every two parts a table of
+  what each pair of choices costs together (numpy: incidence x pair costs x incidence). A
+  depth-first branch and bound over parts, with a bound that looks one part ahead exactly and
+  splits the rest's pairwise minima, proves the optimum.
+
+When a part has too many choices, or the tables would exceed MAX_TABLE_ENTRIES, or the clock
+runs out, the best alignment found by coordinate descent (each part re-solved against all the
+others) is returned and marked as not proven optimal. Every loop checks the deadline.
 """
 from __future__ import annotations
 
 import time
-from bisect import bisect_right, insort
+from bisect import bisect_right
 from itertools import combinations
-from math import comb, prod
+from math import comb
 from operator import itemgetter
 
 Pair = tuple[int, int]
-Part = tuple[list[int], list[int]]  # a complete bipartite component: hyps x refs
 _first = itemgetter(0)
+
+# A part with more monotone pairings than this is not searched exactly (coordinate descent only).
+MAX_PART_OPTIONS = 6_000
+# The pairwise tables of one group together hold at most this many numbers (8 bytes each).
+MAX_TABLE_ENTRIES = 3_000_000
+# A non-complete (synonym) part's maximum matchings are enumerated up to this many.
+MAX_MATCHINGS = 2_000
+# Groups whose pairwise tables are at most this large are searched in plain Python (numpy's
+# per-call cost outweighs its speed on a few hundred numbers).
+SMALL_TABLE_ENTRIES = 2_000
 
 
 class Budget:
@@ -37,19 +57,32 @@ class Budget:
 
     __slots__ = ("max_nodes", "deadline", "exhausted")
 
-    def __init__(self, max_nodes: int = 5_000, deadline: float | None = None, exhausted: bool = False):
+    def __init__(self, max_nodes: int = 200_000, deadline: float | None = None, exhausted: bool = False):
         self.max_nodes = max_nodes
         self.deadline = time.perf_counter() + 0.5 if deadline is None else deadline
         self.exhausted = exhausted
 
     @classmethod
-    def for_seconds(cls, seconds: float, max_nodes: int = 5_000) -> "Budget":
+    def for_seconds(cls, seconds: float, max_nodes: int = 200_000) -> "Budget":
         return cls(max_nodes, time.perf_counter() + seconds)
+
+    def out_of_time(self) -> bool:
+        """True (and remembered) once the deadline has passed."""
+        if self.exhausted or time.perf_counter() > self.deadline:
+            self.exhausted = True
+        return self.exhausted
 
 
 def count_crossings(pairs) -> int:
     """Pairs (i, j), (k, l) with i < k and j > l: inversions of the ref order."""
     return inversions([j for _, j in sorted(pairs)])
+
+
+def count_links(pairs) -> int:
+    """Pairs (i, j) whose diagonal neighbour (i + 1, j + 1) is a pair too: each one joins two
+    matches into one chunk."""
+    pairs = set(pairs)
+    return sum((i + 1, j + 1) in pairs for i, j in pairs)
 
 
 def inversions(values: list, weights: list[int] | None = None) -> int:
@@ -118,6 +151,157 @@ class CrossingCost:
         return left
 
 
+class StageCost:
+    """What a new pair costs against the fixed pairs: W·crossings − links, a link being a fixed
+    pair diagonally next to it. ``row``/``col`` give a token's costs against several partners."""
+
+    __slots__ = ("crossing", "weight", "_h", "_r")
+
+    def __init__(self, fixed: list[Pair], weight: int):
+        self.crossing = CrossingCost(fixed)
+        self.weight = weight
+        self._h = dict(fixed)  # fixed hyp -> ref, and back: a link is one lookup
+        self._r = {j: i for i, j in fixed}
+
+    def __call__(self, i: int, j: int) -> int:
+        return self.weight * self.crossing(i, j) - (self._h.get(i - 1) == j - 1) - (self._h.get(i + 1) == j + 1)
+
+    def row(self, i: int, js: list[int]) -> list[int]:
+        w = self.weight
+        costs = [w * c for c in self.crossing.row(i, js)]
+        before, after = self._h.get(i - 1), self._h.get(i + 1)
+        if before is not None or after is not None:  # only then can a partner link
+            for k, j in enumerate(js):
+                costs[k] -= (before == j - 1) + (after == j + 1)
+        return costs
+
+    def col(self, j: int, is_: list[int]) -> list[int]:
+        w = self.weight
+        costs = [w * c for c in self.crossing.col(j, is_)]
+        before, after = self._r.get(j - 1), self._r.get(j + 1)
+        if before is not None or after is not None:
+            for k, i in enumerate(is_):
+                costs[k] -= (before == i - 1) + (after == i + 1)
+        return costs
+
+
+# --- parts ------------------------------------------------------------------------------------
+
+
+class Part:
+    """A connected component of a stage's candidate graph that needs a choice. ``complete``: every
+    hyp token may pair with every ref token (a word class K(a, b)); otherwise ``cands`` lists each
+    hyp token's candidates and ``need`` is the component's maximum matching size."""
+
+    __slots__ = ("hyps", "refs", "complete", "cands", "need", "adjacent", "matchings")
+
+    def __init__(self, hyps: list[int], refs: list[int], cands: dict[int, list[int]] | None = None,
+                 need: int | None = None):
+        self.hyps, self.refs = hyps, refs
+        self.complete = cands is None
+        self.cands = cands
+        self.need = min(len(hyps), len(refs)) if need is None else need
+        # Two of its own pairs can link only if both sides hold neighbouring positions.
+        self.adjacent = _has_neighbours(hyps) and _has_neighbours(refs)
+        self.matchings: list[list[Pair]] | None | bool = False  # not enumerated yet (_matchings)
+
+    def candidates(self) -> list[Pair]:
+        if self.complete:
+            return [(i, j) for i in self.hyps for j in self.refs]
+        return [(i, j) for i in self.hyps for j in self.cands[i]]
+
+    def is_candidate(self, i: int, j: int) -> bool:
+        return self.complete or j in self.cands.get(i, ())
+
+
+def _has_neighbours(positions: list[int]) -> bool:
+    return any(b - a == 1 for a, b in zip(positions, positions[1:]))
+
+
+def _own_value(pairs: list[Pair], weight: int) -> int:
+    """What a part's choice costs among its own pairs: W·crossings − links (a complete part's
+    monotone choices never cross themselves)."""
+    return weight * count_crossings(pairs) - count_links(pairs)
+
+
+def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple[list[Pair], list[tuple]]:
+    """For stages whose relation is equality of a key (word, stem): each key shared by both
+    sides is a complete bipartite component K(a, b). Those with a == b are solved outright
+    (their tokens paired in order, see the module docstring) and returned as pairs; the
+    others are returned as (hyps, refs) to choose from. Positions come in increasing order
+    with their keys alongside; so do the lists returned."""
+    # Most keys occur once on each side: keep first positions in plain dicts and build lists
+    # only for keys that repeat.
+    first_ref: dict[str, int] = {}
+    more_refs: dict[str, list[int]] = {}
+    for j, key in zip(ref_positions, ref_keys):
+        if key not in first_ref:
+            first_ref[key] = j
+        elif key in more_refs:
+            more_refs[key].append(j)
+        else:
+            more_refs[key] = [first_ref[key], j]
+    first_hyp: dict[str, int] = {}
+    more_hyps: dict[str, list[int]] = {}
+    for i, key in zip(hyp_positions, hyp_keys):
+        if key in first_ref:
+            if key not in first_hyp:
+                first_hyp[key] = i
+            elif key in more_hyps:
+                more_hyps[key].append(i)
+            else:
+                more_hyps[key] = [first_hyp[key], i]
+    if not more_hyps and not more_refs:
+        return [(i, first_ref[key]) for key, i in first_hyp.items()], []
+    forced: list[Pair] = []
+    open_classes: list[tuple] = []
+    for key, i in first_hyp.items():
+        hyps, refs = more_hyps.get(key), more_refs.get(key)
+        if hyps is None and refs is None:
+            forced.append((i, first_ref[key]))
+            continue
+        hyps, refs = hyps or [i], refs or [first_ref[key]]
+        if len(hyps) == len(refs):
+            forced.extend(zip(hyps, refs))
+        else:
+            open_classes.append((hyps, refs))
+    return forced, open_classes
+
+
+def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    """A stage whose components are all complete bipartite (exact, stem), from split_classes."""
+    if not open_classes:
+        return forced, True
+    chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget)
+    return forced + chosen, proven
+
+
+def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
+    cands = {i: sorted(js) for i, js in cands.items() if js}
+    if not cands:
+        return [], True
+    if all(len(js) == 1 for js in cands.values()):
+        # The usual shape: every word has one candidate. Distinct ones need no choice at all.
+        pairs = [(i, js[0]) for i, js in cands.items()]
+        if len({j for _, j in pairs}) == len(pairs):
+            return pairs, True
+    forced: list[Pair] = []
+    parts: list[Part] = []
+    for hyps, refs in _components(cands):
+        if any(len(cands[i]) != len(refs) for i in hyps):
+            sub = {i: cands[i] for i in hyps}
+            parts.append(Part(hyps, refs, sub, len(max_matching(sub))))
+        elif len(hyps) == len(refs):
+            forced.extend(zip(hyps, refs))
+        else:
+            parts.append(Part(hyps, refs))
+    if not parts:
+        return forced, True
+    chosen, proven = _solve_parts(parts, fixed + forced, budget)
+    return forced + chosen, proven
+
+
 def _components(cands: dict[int, list[int]]) -> list[tuple[list[int], list[int]]]:
     """Connected components of the candidate graph as (sorted hyps, sorted refs)."""
     parent: dict = {}
@@ -157,114 +341,76 @@ def max_matching(cands: dict[int, list[int]]) -> dict[int, int]:
     return {i: j for j, i in match_ref.items()}
 
 
-def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple[list[Pair], list[Part]]:
-    """For stages whose relation is equality of a key (word, stem): each key shared by both
-    sides is a complete bipartite component K(a, b). Those with a == b are solved outright
-    (their tokens paired in order, see the module docstring) and returned as pairs; the
-    others are returned as (hyps, refs) to choose from. Positions come in increasing order
-    with their keys alongside; so do the lists returned."""
-    # Most keys occur once on each side: keep first positions in plain dicts and build lists
-    # only for keys that repeat.
-    first_ref: dict[str, int] = {}
-    more_refs: dict[str, list[int]] = {}
-    for j, key in zip(ref_positions, ref_keys):
-        if key not in first_ref:
-            first_ref[key] = j
-        elif key in more_refs:
-            more_refs[key].append(j)
-        else:
-            more_refs[key] = [first_ref[key], j]
-    first_hyp: dict[str, int] = {}
-    more_hyps: dict[str, list[int]] = {}
-    for i, key in zip(hyp_positions, hyp_keys):
-        if key in first_ref:
-            if key not in first_hyp:
-                first_hyp[key] = i
-            elif key in more_hyps:
-                more_hyps[key].append(i)
-            else:
-                more_hyps[key] = [first_hyp[key], i]
-    if not more_hyps and not more_refs:
-        return [(i, first_ref[key]) for key, i in first_hyp.items()], []
-    forced: list[Pair] = []
-    open_classes: list[Part] = []
-    for key, i in first_hyp.items():
-        hyps, refs = more_hyps.get(key), more_refs.get(key)
-        if hyps is None and refs is None:
-            forced.append((i, first_ref[key]))
-            continue
-        hyps, refs = hyps or [i], refs or [first_ref[key]]
-        if len(hyps) == len(refs):
-            forced.extend(zip(hyps, refs))
-        else:
-            open_classes.append((hyps, refs))
-    return forced, open_classes
+# --- solving a stage's parts -------------------------------------------------------------------
 
 
-def solve_classes(forced: list[Pair], open_classes: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
-    """A stage whose components are all complete bipartite (exact, stem), from split_classes."""
-    if not open_classes:
-        return forced, True
-    chosen, proven = _solve_complete(open_classes, fixed + forced, budget)
-    return forced + chosen, proven
+class OutOfTime(Exception):
+    """The segment's deadline passed inside a long computation."""
 
 
-def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
-    """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
-    cands = {i: sorted(js) for i, js in cands.items() if js}
-    if not cands:
-        return [], True
-    if all(len(js) == 1 for js in cands.values()):
-        # The usual shape: every word has one candidate. Distinct ones need no choice at all.
-        pairs = [(i, js[0]) for i, js in cands.items()]
-        if len({j for _, j in pairs}) == len(pairs):
-            return pairs, True
-    forced: list[Pair] = []
-    complete: list[Part] = []
-    general: list[Part] = []
-    for hyps, refs in _components(cands):
-        if any(len(cands[i]) != len(refs) for i in hyps):
-            general.append((hyps, refs))
-        elif len(hyps) == len(refs):
-            forced.extend(zip(hyps, refs))
-        else:
-            complete.append((hyps, refs))
-    if general:
-        chosen, proven = _solve_mixed(complete, general, cands, fixed + forced, budget)
-    elif complete:
-        chosen, proven = _solve_complete(complete, fixed + forced, budget)
-    else:
-        chosen, proven = [], True
-    return forced + chosen, proven
-
-
-def _solve_complete(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
-    """Choose the pairs of complete parts K(a, b), a != b: min(a, b) in-order pairs each."""
-    crossing = CrossingCost(fixed)
-    # Pairs inside a part never cross, so each part's cheapest choice against the fixed pairs
-    # gives a lower bound (the "floor"); no crossings between those choices means optimal.
-    cheapest = [_cheapest(hyps, refs, crossing) for hyps, refs in parts]
-    chosen = [p for _, pairs in cheapest for p in pairs]
-    if len(parts) == 1 or count_crossings(chosen) == 0:
-        return chosen, True
-    # Otherwise only parts that can cross each other need a joint choice: solve each such group.
-    chosen, proven = [], True
-    for group in _interacting_groups(parts):
+def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+    # W exceeds any number of links (at most one per match), so one crossing outweighs them all.
+    weight = len(fixed) + sum(len(p.hyps) for p in parts) + 1
+    cost = StageCost(fixed, weight)
+    try:
+        best = [_cheapest(part, cost, budget) for part in parts]  # each part alone: (value, pairs, proven)
+    except OutOfTime:  # pathological input: in-order pairs, unproven
+        return [p for part in parts for p in _in_order(part)], False
+    chosen = [p for _, pairs, _ in best for p in pairs]
+    proven = all(ok for _, _, ok in best)
+    links = _link_opportunities(parts)
+    if len(parts) == 1 or (not links and _crossings_between([pairs for _, pairs, _ in best]) == 0):
+        return chosen, proven  # the sum of each part's optimum, and nothing between them
+    # Otherwise only parts that can interact need a joint choice: solve each such group.
+    chosen = []
+    for group in _interacting_groups(parts, links):
         if len(group) == 1:
-            chosen += cheapest[group[0]][1]
-        else:
-            pairs, ok = _solve_group([parts[k] for k in group], [cheapest[k] for k in group], crossing, fixed, budget)
-            chosen += pairs
-            proven = proven and ok
+            chosen += best[group[0]][1]
+            continue
+        pairs, ok = _solve_group([parts[k] for k in group], [best[k] for k in group], cost, budget)
+        chosen += pairs
+        proven = proven and ok
     return chosen, proven
 
 
-def _interacting_groups(parts: list[Part]) -> list[list[int]]:
-    """Parts (by index) grouped so that no pair of one group can cross a pair of another: two
-    parts are apart when one lies before the other in both sentences."""
-    if len(parts) > 200:  # the pairwise test is quadratic; one group is always correct
-        return [list(range(len(parts)))]
-    boxes = [(hyps[0], hyps[-1], refs[0], refs[-1]) for hyps, refs in parts]
+def _crossings_between(choices: list[list[Pair]]) -> int:
+    """Crossings between pairs of different parts (a non-complete part's own pairs may cross)."""
+    flat = [p for pairs in choices for p in pairs]
+    return count_crossings(flat) - sum(count_crossings(pairs) for pairs in choices if len(pairs) > 1)
+
+
+def _in_order(part: Part) -> list[Pair]:
+    """Some valid choice of a part, made at once: its first tokens paired in order."""
+    if part.complete:
+        return list(zip(part.hyps, part.refs))
+    return sorted(max_matching(part.cands).items())
+
+
+def _link_opportunities(parts: list[Part]) -> list[tuple[int, int]]:
+    """Pairs of parts (a, b) with a candidate (i, j) of a and (i + 1, j + 1) of b: choosing both
+    would save a chunk, so their choices depend on each other even when they cannot cross."""
+    part_h, part_r = {}, {}
+    for k, part in enumerate(parts):
+        part_h.update(dict.fromkeys(part.hyps, k))
+        part_r.update(dict.fromkeys(part.refs, k))
+    found = set()
+    for a, part in enumerate(parts):
+        for i in part.hyps:
+            b = part_h.get(i + 1)
+            if b is None or b == a:
+                continue
+            other = parts[b]
+            for j in (part.refs if part.complete else part.cands[i]):
+                if part_r.get(j + 1) == b and other.is_candidate(i + 1, j + 1):
+                    found.add((a, b))
+                    break
+    return sorted(found)
+
+
+def _interacting_groups(parts: list, links: list[tuple[int, int]] = ()) -> list[list[int]]:
+    """Parts (by index) grouped so that no pair of one group can cross or link to a pair of
+    another: two parts are apart when one lies before the other in both sentences and no
+    candidate of one is diagonally next to a candidate of the other."""
     group_of = list(range(len(parts)))
 
     def find(k):
@@ -273,97 +419,58 @@ def _interacting_groups(parts: list[Part]) -> list[list[int]]:
             k = group_of[k]
         return k
 
+    if len(parts) > 200:  # the pairwise test is quadratic; one group is always correct
+        return [list(range(len(parts)))]
+    boxes = []
+    for part in parts:
+        hyps, refs = (part.hyps, part.refs) if isinstance(part, Part) else part
+        boxes.append((hyps[0], hyps[-1], refs[0], refs[-1]))
     for a, (h0, h1, r0, r1) in enumerate(boxes):
         for b in range(a + 1, len(boxes)):
             g0, g1, s0, s1 = boxes[b]
             if not ((h1 < g0 and r1 < s0) or (g1 < h0 and s1 < r0)):
                 group_of[find(a)] = find(b)
+    for a, b in links:
+        group_of[find(a)] = find(b)
     groups: dict[int, list[int]] = {}
     for k in range(len(parts)):
         groups.setdefault(find(k), []).append(k)
     return list(groups.values())
 
 
-def _solve_group(parts: list[Part], cheapest, crossing: "CrossingCost", fixed: list[Pair],
-                 budget: Budget) -> tuple[list[Pair], bool]:
-    """Complete parts that may cross each other (no pair of them crosses a part outside)."""
-    chosen = [p for _, pairs in cheapest for p in pairs]
-    between = count_crossings(chosen)
-    if between == 0:
-        return chosen, True
-    floor = sum(cost for cost, _ in cheapest)
-    options = [_part_options(hyps, refs, crossing) for hyps, refs in parts]
-    if None not in options and prod(map(len, options)) <= MAX_COMBINATIONS:
-        return _search_part_choices(options, chosen, floor + between), True
-    # Large parts: coordinate descent (re-solve each part against the fixed pairs and the
-    # others' current choices), then the token-level branch and bound from the best found.
-    current = [pairs for _, pairs in cheapest]
-    best_cost = floor + between
-    for _ in range(4):
-        improved = False
-        for k, (hyps, refs) in enumerate(parts):
-            if time.perf_counter() > budget.deadline:
-                break
-            others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
-            _, pairs = _cheapest(hyps, refs, _WithOthers(crossing, others))
-            trial = current[:k] + [pairs] + current[k + 1:]
-            new = [p for ps in trial for p in ps]
-            cost = _added_crossings(new, crossing)
-            if cost < best_cost:
-                current, best_cost, improved = trial, cost, True
-        if not improved or best_cost == floor:
-            break
-    best = [p for pairs in current for p in pairs]
-    if best_cost == floor:
-        return best, True
-    cands = {i: refs for hyps, refs in parts for i in hyps}
-    open_parts = [(hyps, refs, min(len(hyps), len(refs)), True) for hyps, refs in parts]
-    return _branch_and_bound(cands, open_parts, fixed, budget, best, best_cost)
-
-
-def _solve_mixed(complete: list[Part], general: list[Part], cands, fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
-    """Some components are not complete bipartite: branch and bound over all open parts,
-    starting from any maximum matching (a valid incumbent, so the search can stop at its
-    budget)."""
-    open_parts = [(hyps, refs, min(len(hyps), len(refs)), True) for hyps, refs in complete]
-    open_parts += [(hyps, refs, len(max_matching({i: cands[i] for i in hyps})), False) for hyps, refs in general]
-    cands = {i: cands[i] for hyps, _, _, _ in open_parts for i in hyps}
-    best = sorted(max_matching(cands).items())
-    crossing = CrossingCost(fixed)
-    best_cost = _added_crossings(best, crossing)
-    return _branch_and_bound(cands, open_parts, fixed, budget, best, best_cost)
-
-
-def _added_crossings(pairs: list[Pair], crossing: CrossingCost) -> int:
-    """What a stage's new pairs cost: their crossings with the fixed pairs and among themselves."""
-    return sum(crossing(i, j) for i, j in pairs) + count_crossings(pairs)
-
-
-def _branch_and_bound(cands, parts, fixed, budget: Budget, best: list[Pair], best_cost: int) -> tuple[list[Pair], bool]:
-    if sum(len(hyps) for hyps, _, _, _ in parts) > MAX_SEARCH_TOKENS or time.perf_counter() > budget.deadline:
-        budget.exhausted = True
-        return best, False
-    return _BranchAndBound(cands, parts, fixed, budget, best, best_cost).run()
-
-
-def _cheapest(hyps: list[int], refs: list[int], crossing) -> tuple[int, list[Pair]]:
-    """A part's least-crossing monotone pairing, and its cost; ``crossing`` gives costs a row
-    or a column at a time (a CrossingCost, or _WithOthers during coordinate descent)."""
+def _cheapest(part: Part, cost, budget: Budget | None = None) -> tuple[int, list[Pair], bool]:
+    """A part's best choice against ``cost`` alone (a StageCost of the fixed pairs, or of the
+    fixed pairs and the other parts' choices in coordinate descent): its value, pairs, and
+    whether that is proven (a non-complete part with too many maximum matchings to try falls
+    back to one of them). Raises OutOfTime when ``budget`` runs out inside the dynamic program."""
+    if not part.complete:
+        options = _matching_options(part, cost)
+        if options is None:
+            pairs = _in_order(part)
+            return sum(cost(i, j) for i, j in pairs) + _own_value(pairs, cost.weight), pairs, False
+        return (*min(options, key=_first), True)
+    hyps, refs = part.hyps, part.refs
     if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
-        costs = crossing.row(hyps[0], refs)
-        cost = min(costs)
-        return cost, [(hyps[0], refs[costs.index(cost)])]
+        costs = cost.row(hyps[0], refs)
+        value = min(costs)
+        return value, [(hyps[0], refs[costs.index(value)])], True
     if len(refs) == 1:
-        costs = crossing.col(refs[0], hyps)
-        cost = min(costs)
-        return cost, [(hyps[costs.index(cost)], refs[0])]
-    if len(hyps) == 2:  # two copies on one side (the next most common): p < q, in one pass
-        p, q, cost = _cheapest_two(crossing.row(hyps[0], refs), crossing.row(hyps[1], refs))
-        return cost, [(hyps[0], refs[p]), (hyps[1], refs[q])]
-    if len(refs) == 2:
-        p, q, cost = _cheapest_two(crossing.col(refs[0], hyps), crossing.col(refs[1], hyps))
-        return cost, [(hyps[p], refs[0]), (hyps[q], refs[1])]
-    return _monotone_dp(hyps, refs, [crossing.row(i, refs) for i in hyps])
+        costs = cost.col(refs[0], hyps)
+        value = min(costs)
+        return value, [(hyps[costs.index(value)], refs[0])], True
+    if not part.adjacent:
+        if len(hyps) == 2:  # two copies on one side (the next most common): p < q, in one pass
+            p, q, value = _cheapest_two(cost.row(hyps[0], refs), cost.row(hyps[1], refs))
+            return value, [(hyps[0], refs[p]), (hyps[1], refs[q])], True
+        if len(refs) == 2:
+            p, q, value = _cheapest_two(cost.col(refs[0], hyps), cost.col(refs[1], hyps))
+            return value, [(hyps[p], refs[0]), (hyps[q], refs[1])], True
+    table = []
+    for i in hyps:
+        if budget is not None and budget.out_of_time():
+            raise OutOfTime
+        table.append(cost.row(i, refs))
+    return (*_monotone_dp(hyps, refs, table, part.adjacent, budget), True)
 
 
 def _cheapest_two(first: list[int], second: list[int]) -> tuple[int, int, int]:
@@ -378,257 +485,279 @@ def _cheapest_two(first: list[int], second: list[int]) -> tuple[int, int, int]:
     return best_p, best_q, best
 
 
-# The branch and bound recurses once per open token; beyond this many it is not tried at all
-# (the incumbent stands, marked not proven).
-MAX_SEARCH_TOKENS = 400
-
-# Above this many monotone choices per part, or combinations over all parts, the part-level
-# search gives way to the token-level branch and bound (which has a node budget).
-MAX_PART_CHOICES = 64
-MAX_COMBINATIONS = 20_000
-
-
-def _part_options(hyps: list[int], refs: list[int], crossing) -> list[tuple[int, list[Pair]]] | None:
-    """Every monotone pairing of a complete part K(a, b) (C(max, min) of them) with its
-    crossings against the fixed pairs, cheapest first (ties: in position order); None when
-    there are more than MAX_PART_CHOICES."""
-    if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
-        i = hyps[0]
-        options = [(cost, [(i, j)]) for cost, j in zip(crossing.row(i, refs), refs)]
-    elif len(refs) == 1:
-        j = refs[0]
-        options = [(cost, [(i, j)]) for cost, i in zip(crossing.col(j, hyps), hyps)]
-    else:
-        if comb(max(len(hyps), len(refs)), min(len(hyps), len(refs))) > MAX_PART_CHOICES:
-            return None
-        # Costs by index, table[a][b] for (hyps[a], refs[b]); each option picks, in order, one
-        # index on the longer side for every token of the shorter one.
-        if len(hyps) <= len(refs):
-            table = [crossing.row(i, refs) for i in hyps]
-            options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
-                       for pick in combinations(range(len(refs)), len(hyps))]
-        else:
-            table = [crossing.col(j, hyps) for j in refs]
-            options = [(sum(map(list.__getitem__, table, pick)), list(zip(map(hyps.__getitem__, pick), refs)))
-                       for pick in combinations(range(len(hyps)), len(refs))]
-    options.sort(key=_first)  # stable: equal costs stay in position order
-    return options
-
-
-def _search_part_choices(choices: list[list[tuple[int, list[Pair]]]], incumbent: list[Pair],
-                         incumbent_cost: int) -> list[Pair]:
-    """Exact search over whole-part choices (each part's options from _part_options).
-    Depth-first over parts with cost = crossings with the fixed pairs + crossings between the
-    parts chosen so far, bounded below by each remaining part's cheapest choice. Returns the
-    optimum (the incumbent if nothing beats it)."""
-    search = _PartSearch(sorted(choices, key=len), incumbent, incumbent_cost)
-    search.visit(0, 0)
-    return sorted(search.best)
-
-
-class _PartSearch:
-    # A class rather than nested functions: a recursive closure is a reference cycle, which
-    # only the garbage collector frees.
-    def __init__(self, choices, incumbent: list[Pair], incumbent_cost: int):
-        self.choices = choices
-        self.rest = [0] * (len(choices) + 1)  # rest[d]: least fixed cost of parts d, d+1, ...
-        for d in range(len(choices) - 1, -1, -1):
-            self.rest[d] = self.rest[d + 1] + choices[d][0][0]
-        self.best_cost, self.best = incumbent_cost, incumbent
-        self.picked: list[list[Pair]] = []
-
-    def visit(self, d: int, cost: int) -> None:
-        picked, rest = self.picked, self.rest
-        if d == len(self.choices):
-            if cost < self.best_cost:
-                self.best_cost, self.best = cost, [p for pairs in picked for p in pairs]
-            return
-        for fixed_cost, pairs in self.choices[d]:
-            if cost + fixed_cost + rest[d + 1] >= self.best_cost:
-                break  # choices are sorted by fixed cost: the rest cannot do better
-            between = sum(1 for earlier in picked for x, y in earlier for i, j in pairs if (x < i) != (y < j))
-            total = cost + fixed_cost + between
-            if total + rest[d + 1] < self.best_cost:
-                picked.append(pairs)
-                self.visit(d + 1, total)
-                picked.pop()
-
-
-class _WithOthers:
-    """Crossings with the fixed pairs plus crossings with ``others`` (pairs of other parts)."""
-
-    def __init__(self, crossing: CrossingCost, others: list[Pair]):
-        self.crossing, self.others = crossing, others
-
-    def __call__(self, i: int, j: int) -> int:
-        return self.crossing(i, j) + self._with_others(i, j)
-
-    def row(self, i: int, js: list[int]) -> list[int]:
-        return [c + self._with_others(i, j) for c, j in zip(self.crossing.row(i, js), js)]
-
-    def col(self, j: int, is_: list[int]) -> list[int]:
-        return [c + self._with_others(i, j) for c, i in zip(self.crossing.col(j, is_), is_)]
-
-    def _with_others(self, i: int, j: int) -> int:
-        return sum(1 for x, y in self.others if (x < i) != (y < j))
-
-
-def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]]) -> tuple[int, list[Pair]]:
+def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]], links: bool = False,
+                 budget: Budget | None = None) -> tuple[int, list[Pair]]:
     """Exact for K(a, b): the min(a, b) in-order pairs of least total cost, table[a][b] being
-    the cost of (hyps[a], refs[b]); O(a*b)."""
+    the cost of (hyps[a], refs[b]); with ``links``, two consecutive pairs that are diagonal
+    neighbours earn −1. O(a·b). Ties: the earliest positions for the last pairs."""
     swap = len(hyps) < len(refs)
     long, short = (refs, hyps) if swap else (hyps, refs)
     if swap:
         table = list(zip(*table))  # rows by the longer side
-    inf = float("inf")
     n, k = len(long), len(short)
-    # best[p][q]: least cost placing the first q short tokens among the first p long ones.
-    best = [[0] + [inf] * k for _ in range(n + 1)]
-    for p in range(1, n + 1):
-        row, prev, costs = best[p], best[p - 1], table[p - 1]
-        for q in range(max(1, k - (n - p)), min(p, k) + 1):
-            take = prev[q - 1] + costs[q - 1]
-            row[q] = take if take < prev[q] else prev[q]
-    pairs, p, q = [], n, k
-    total = best[n][k]
-    while q > 0:
-        if best[p][q] == best[p - 1][q]:
-            p -= 1
+    inf = float("inf")
+    # take[p][q]: least cost with short token q paired with long token p (the last pair so far);
+    # upto[p][q]: least take[p'][q] over p' <= p (with the p' that reaches it).
+    take = [[inf] * k for _ in range(n)]
+    upto = [[(inf, -1)] * k for _ in range(n)]
+    for p in range(n):
+        if budget is not None and p % 64 == 63 and budget.out_of_time():
+            raise OutOfTime
+        costs = table[p]
+        for q in range(max(0, k - (n - p)), min(p, k - 1) + 1):
+            if q == 0:
+                value = costs[0]
+            else:
+                value = costs[q] + upto[p - 1][q - 1][0]
+                if links and long[p] - long[p - 1] == 1 and short[q] - short[q - 1] == 1:
+                    value = min(value, costs[q] + take[p - 1][q - 1] - 1)
+            take[p][q] = value
+        for q in range(k):
+            prev = upto[p - 1][q] if p else (inf, -1)
+            upto[p][q] = (take[p][q], p) if take[p][q] < prev[0] else prev
+    total, p = upto[n - 1][k - 1]
+    picks = [p]
+    for q in range(k - 1, 0, -1):  # walk back: which long token did short token q - 1 take?
+        want = take[p][q] - table[p][q]
+        if links and p and long[p] - long[p - 1] == 1 and short[q] - short[q - 1] == 1 \
+                and take[p - 1][q - 1] - 1 == want and upto[p - 1][q - 1][0] != want:
+            p = p - 1
         else:
-            pairs.append((short[q - 1], long[p - 1]) if swap else (long[p - 1], short[q - 1]))
-            p, q = p - 1, q - 1
+            p = upto[p - 1][q - 1][1]
+        picks.append(p)
+    picks.reverse()
+    pairs = [(short[q], long[p]) if swap else (long[p], short[q]) for q, p in enumerate(picks)]
     return int(total), sorted(pairs)
 
 
-class _BranchAndBound:
-    """Depth-first over the open hypothesis tokens in order; each is matched or skipped."""
+def _matchings(part: Part) -> list[list[Pair]] | None:
+    """Every maximum matching of a non-complete part (tokens with the same candidates matched in
+    order), enumerated once per part; None when there are more than MAX_MATCHINGS."""
+    if part.matchings is not False:
+        return part.matchings
+    hyps, cands, need = part.hyps, part.cands, part.need
+    key_of = {i: tuple(cands[i]) for i in hyps}
+    out: list[list[Pair]] = []
+    chosen: list[Pair] = []
+    used: set[int] = set()
+    last: dict[tuple, int] = {}
+    nodes = [0]
 
-    def __init__(self, cands, parts, fixed, budget: Budget, incumbent=None, incumbent_cost=float("inf")):
-        self.budget = budget
-        self.items: list[int] = sorted(i for hyps, _, _, _ in parts for i in hyps)
-        self.part_of: dict[int, int] = {}
-        self.need = [need for _, _, need, _ in parts]
-        self.complete = [c for _, _, _, c in parts]
-        self.part_refs = [refs for _, refs, _, _ in parts]
-        for p, (hyps, _, _, _) in enumerate(parts):
-            for i in hyps:
-                self.part_of[i] = p
-        # Tokens with identical candidate lists are matched in order (see module docstring).
-        self.key_of = {i: tuple(cands[i]) for i in self.items}
-        # A complete part has one key; refs before its last pick are then out of reach.
-        self.part_key = [tuple(refs) if c else None for (_, refs, _, c) in parts]
-        crossing = CrossingCost(fixed)
-        self.cost = {(i, j): crossing(i, j) for i in self.items for j in cands[i]}
-        self.options = {i: cands[i] for i in self.items}
-        # remaining[k][p]: open tokens of part p at positions >= k; lower bounds per suffix.
-        self._suffix_bounds(parts)
-        self.best_cost = incumbent_cost
-        self.best: list[Pair] | None = incumbent
-        self.nodes = 0
+    def visit(k: int) -> bool:  # False: too many matchings (or dead ends) to try them all
+        nodes[0] += 1
+        if nodes[0] > 50 * MAX_MATCHINGS:
+            return False
+        if len(chosen) == need:
+            out.append(list(chosen))
+            return len(out) <= MAX_MATCHINGS
+        if len(chosen) + len(hyps) - k < need:
+            return True
+        i = hyps[k]
+        key = key_of[i]
+        before = last.get(key, -1)
+        for j in cands[i]:
+            if j > before and j not in used:
+                used.add(j)
+                chosen.append((i, j))
+                last[key] = j
+                if not visit(k + 1):
+                    return False
+                chosen.pop()
+                used.discard(j)
+                if before < 0:
+                    del last[key]
+                else:
+                    last[key] = before
+        return visit(k + 1)
 
-    def _suffix_bounds(self, parts):
-        n = len(self.items)
-        self.remaining = [[0] * len(parts) for _ in range(n + 1)]
-        mins_by_suffix: list[list[list[int]]] = [[[] for _ in parts] for _ in range(n + 1)]
-        for k in range(n - 1, -1, -1):
-            i = self.items[k]
-            p = self.part_of[i]
-            self.remaining[k] = list(self.remaining[k + 1])
-            self.remaining[k][p] += 1
-            mins_by_suffix[k] = [list(m) for m in mins_by_suffix[k + 1]]
-            insort(mins_by_suffix[k][p], min(self.cost[(i, j)] for j in self.options[i]))
-        # bound[k][p][r]: least fixed-crossing cost of any r more matches of part p from k on.
-        self.bound = []
-        for k in range(n + 1):
-            row = []
-            for mins in mins_by_suffix[k]:
-                acc, sums = 0, [0]
-                for c in mins:
-                    acc += c
-                    sums.append(acc)
-                row.append(sums)
-            self.bound.append(row)
+    part.matchings = out if visit(0) else None
+    return part.matchings
+
+
+def _matching_options(part: Part, cost) -> list[tuple[int, list[Pair]]] | None:
+    """A non-complete part's maximum matchings with their values, cheapest first (ties: in the
+    order enumerated); None when there are too many."""
+    matchings = _matchings(part)
+    if matchings is None:
+        return None
+    options = [(sum(cost(i, j) for i, j in pairs) + _own_value(pairs, cost.weight), pairs) for pairs in matchings]
+    options.sort(key=_first)
+    return options
+
+
+def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tuple[list[Pair], bool]:
+    """Parts that may cross or link to each other (and to no part outside the group)."""
+    current = [pairs for _, pairs, _ in best]
+    proven_parts = all(ok for _, _, ok in best)
+    if _crossings_between(current) == 0:
+        if not _link_opportunities(parts):
+            return sorted(p for pairs in current for p in pairs), proven_parts
+        return _best_links(parts, best, cost, budget)
+    sizes = [_option_count(part) for part in parts]
+    if None not in sizes and _table_entries(sizes) <= SMALL_TABLE_ENTRIES:
+        options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost)
+                   for part in parts]
+        if None not in options:
+            return _SmallSearch(options, cost.weight, budget).run()
+    from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
+
+    arrays = []
+    for part, size in zip(parts, sizes):
+        if size is None or size > MAX_PART_OPTIONS:
+            break
+        if part.complete:
+            rows = [cost.row(i, part.refs) for i in part.hyps]
+            arrays.append(pairwise.complete_options(part.hyps, part.refs, rows, part.adjacent))
+        else:
+            listed = _matching_options(part, cost)
+            if listed is None:
+                break
+            arrays.append(pairwise.listed_options(listed))
+    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES:
+        choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
+        return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
+    return _coordinate_descent(parts, current, cost, budget), False
+
+
+def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tuple[list[Pair], bool]:
+    """Each part's own best choice, and no crossings between them: only links can still improve,
+    and only among choices that keep every part's fewest crossings and cross no other part (one
+    more crossing costs W, more than all links together). Those "tied" choices are few."""
+    weight = cost.weight
+    tied = []
+    for part, (value, pairs, ok) in zip(parts, best):
+        size = _option_count(part)
+        if not ok or size is None or size > MAX_PART_OPTIONS:
+            return sorted(p for _, pairs, _ in best for p in pairs), False
+        floor_crossings = (value + weight - 1) // weight  # value = W·crossings − links, links < W
+        options = _complete_options(part, cost) if part.complete else _matching_options(part, cost)
+        tied.append([(v, c) for v, c in options if (v + weight - 1) // weight == floor_crossings])
+    if _table_entries([len(t) for t in tied]) > MAX_TABLE_ENTRIES:
+        return sorted(p for _, pairs, _ in best for p in pairs), False
+    return _SmallSearch(tied, weight, budget).run()
+
+
+def _option_count(part: Part) -> int | None:
+    """How many choices a part has: monotone pairings of a complete part; for a synonym part
+    its maximum matchings are counted by enumerating them (None: too many)."""
+    if part.complete:
+        return comb(max(len(part.hyps), len(part.refs)), part.need)
+    matchings = _matchings(part)
+    return None if matchings is None else len(matchings)
+
+
+def _table_entries(sizes: list[int]) -> int:
+    """How many numbers the pairwise tables of parts with these option counts hold together."""
+    total = sum(sizes)
+    return (total * total - sum(s * s for s in sizes)) // 2
+
+
+def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
+    """Every monotone pairing of a complete part with its value (few: a small group)."""
+    hyps, refs = part.hyps, part.refs
+    if len(hyps) <= len(refs):
+        table = [cost.row(i, refs) for i in hyps]
+        options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
+                   for pick in combinations(range(len(refs)), len(hyps))]
+    else:
+        table = [cost.col(j, hyps) for j in refs]
+        options = [(sum(map(list.__getitem__, table, pick)), list(zip(map(hyps.__getitem__, pick), refs)))
+                   for pick in combinations(range(len(hyps)), len(refs))]
+    if part.adjacent:
+        options = [(value - count_links(pairs), pairs) for value, pairs in options]
+    return options
+
+
+def _between(a: list[Pair], b: list[Pair], weight: int) -> int:
+    """What two parts' choices cost together: W·crossings − links between them."""
+    crossings = sum(1 for x, y in a for i, j in b if (x < i) != (y < j))
+    links = sum(1 for x, y in a for i, j in b if i - x == j - y and (i - x == 1 or i - x == -1))
+    return weight * crossings - links
+
+
+class _SmallSearch:
+    """Exact joint choice for a small group, in plain Python: every pair of parts' options costed
+    in a table, then depth-first over parts with forward checking: every open part l keeps
+    acc_l[d] = its value + what option d costs with the parts chosen so far, and the bound adds
+    min(acc_l) over open parts and the least table entry of every open pair."""
+
+    def __init__(self, options: list[list[tuple[int, list[Pair]]]], weight: int, budget: Budget):
+        self.options, self.budget = options, budget
+        n = len(options)
+        self.table = {}
+        self.least = {}
+        for k in range(n):
+            for m in range(k + 1, n):
+                t = [[_between(a, b, weight) for _, b in options[m]] for _, a in options[k]]
+                if any(map(any, t)):  # parts that cannot interact need no table
+                    self.table[k, m] = t
+                    self.table[m, k] = [list(col) for col in zip(*t)]
+                    self.least[k, m] = self.least[m, k] = min(map(min, t))
+        self.order = sorted(range(n), key=lambda k: (-len(options[k]), k))
+        self.best_value = None
+        self.best: list[int] = []
 
     def run(self) -> tuple[list[Pair], bool]:
-        self.used: set[int] = set()
-        self.last_by_key: dict[tuple, int] = {}
-        self.matched = [0] * len(self.need)
-        self.unused_refs = [len(r) for r in self.part_refs]
-        self.assigned_refs: list[int] = []
-        self.chosen: list[Pair] = []
-        self._visit(0, 0)
-        proven = not self.budget.exhausted
-        if self.best is None:  # budget ran out before any complete alignment: fall back
-            self.budget.exhausted, proven = True, False
-            self.best = sorted(max_matching(self.options).items())
-        return self.best, proven
+        n = len(self.options)
+        acc = {k: [value for value, _ in self.options[k]] for k in range(n)}
+        pair_floor = sum(v for (k, m), v in self.least.items() if k < m)
+        self.choice = [0] * n
+        self._visit(0, 0, acc, pair_floor)
+        if self.best_value is None:  # out of time before any complete choice: each part's own best
+            self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in self.options]
+        pairs = sorted(p for k, c in enumerate(self.best) for p in self.options[k][c][1])
+        return pairs, not self.budget.exhausted
 
-    def _feasible(self, k: int) -> bool:
-        for p, need in enumerate(self.need):
-            missing = need - self.matched[p]
-            if missing <= 0:
+    def _visit(self, depth: int, cost: int, acc: dict, pair_floor: int) -> None:
+        if self.budget.out_of_time():
+            return
+        order, table = self.order, self.table
+        k = order[depth]
+        rest = order[depth + 1:]
+        floor = pair_floor - sum(self.least.get((k, m), 0) for m in rest)
+        rest_low = sum(min(acc[m]) for m in rest)
+        mine = acc[k]
+        for c in sorted(range(len(mine)), key=mine.__getitem__):
+            total = cost + mine[c]
+            if self.best_value is not None and total + rest_low + pair_floor >= self.best_value:
+                break  # options in order of value: later ones cannot do better (pair_floor still
+                # holds the least of every table between k and the open parts)
+            child = dict(acc)
+            for m in rest:
+                row = table.get((k, m))
+                if row is not None:
+                    child[m] = [x + y for x, y in zip(acc[m], row[c])]
+            self.choice[k] = c
+            if not rest:
+                self.best_value, self.best = total, list(self.choice)
                 continue
-            if self.part_key[p] is None:
-                reachable = self.unused_refs[p]
-            else:
-                refs = self.part_refs[p]
-                reachable = len(refs) - bisect_right(refs, self.last_by_key.get(self.part_key[p], -1))
-            if missing > self.remaining[k][p] or missing > reachable:
-                return False
-        return True
+            if self.best_value is None or total + sum(min(child[m]) for m in rest) + floor < self.best_value:
+                self._visit(depth + 1, total, child, floor)
+            if self.budget.exhausted:
+                return
 
-    def _lower_bound(self, k: int, cost: int) -> float:
-        total = cost
-        for p, need in enumerate(self.need):
-            sums = self.bound[k][p]
-            missing = need - self.matched[p]
-            if missing >= len(sums):
-                return float("inf")
-            total += sums[missing]
-        return total
 
-    def _visit(self, k: int, cost: int) -> None:
-        self.nodes += 1
-        if self.nodes > self.budget.max_nodes or (
-            self.nodes % 512 == 0 and time.perf_counter() > self.budget.deadline
-        ):
-            self.budget.exhausted = True
-        if self.budget.exhausted and self.best is not None:
-            return
-        if k == len(self.items):
-            if all(m == n for m, n in zip(self.matched, self.need)) and cost < self.best_cost:
-                self.best_cost, self.best = cost, sorted(self.chosen)
-            return
-        if self._lower_bound(k, cost) >= self.best_cost:
-            return
-        i = self.items[k]
-        p = self.part_of[i]
-        key = self.key_of[i]
-        last = self.last_by_key.get(key, -1)
-        moves = []
-        n_assigned = len(self.assigned_refs)
-        for j in self.options[i]:
-            if j > last and j not in self.used:
-                crossing_now = n_assigned - bisect_right(self.assigned_refs, j)
-                moves.append((self.cost[(i, j)] + crossing_now, j))
-        moves.sort()
-        for extra, j in moves:
-            self.used.add(j)
-            self.last_by_key[key] = j
-            self.matched[p] += 1
-            self.unused_refs[p] -= 1
-            insort(self.assigned_refs, j)
-            self.chosen.append((i, j))
-            if self._feasible(k + 1):
-                self._visit(k + 1, cost + extra)
-            self.chosen.pop()
-            self.assigned_refs.remove(j)
-            self.unused_refs[p] += 1
-            self.matched[p] -= 1
-            self.used.discard(j)
-            if last < 0:
-                del self.last_by_key[key]
-            else:
-                self.last_by_key[key] = last
-        if self._feasible(k + 1):  # leave this token unmatched
-            self._visit(k + 1, cost)
+def _coordinate_descent(parts: list[Part], current: list[list[Pair]], cost: StageCost, budget: Budget) -> list[Pair]:
+    """Re-solve each part against the fixed pairs and the others' current choices until nothing
+    improves (or the clock runs out): a good alignment, not a proven one."""
+    fixed = list(zip(cost.crossing.xs, cost.crossing.ys_by_x))
+
+    def value(choice: list[list[Pair]]) -> int:
+        flat = [p for pairs in choice for p in pairs]
+        return sum(cost(i, j) for i, j in flat) + cost.weight * count_crossings(flat) - count_links(flat)
+
+    best_value = value(current)
+    improved = True
+    while improved and not budget.out_of_time():
+        improved = False
+        for k, part in enumerate(parts):
+            others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
+            try:
+                _, pairs, _ = _cheapest(part, StageCost(fixed + others, cost.weight), budget)
+            except OutOfTime:
+                break
+            trial = current[:k] + [pairs] + current[k + 1:]
+            trial_value = value(trial)
+            if trial_value < best_value:
+                current, best_value, improved = trial, trial_value, True
+    return sorted(p for pairs in current for p in pairs)
