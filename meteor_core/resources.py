@@ -1,14 +1,20 @@
-"""Linguistic resources: stemmers and WordNet, loaded once and cached per word.
+"""Linguistic resources: stemmers and WordNet, loaded once, when first needed, and cached per word.
 
 Matching calls these for every token of every segment, so each lookup is memoised;
-the caches are bounded by the vocabulary, not by the corpus size.
+the caches are bounded by the vocabulary, not by the corpus size. Nothing is loaded at import:
+a stemmer (and NLTK with it) when a stem stage first has words left, WordNet when a synonym
+stage first does.
 """
 from __future__ import annotations
 
 import gc
+import time
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
+
+from .wordnet import WordNet, locate as locate_wordnet
 
 
 class WordNetMissingError(RuntimeError):
@@ -58,66 +64,90 @@ class WordMemo(dict):
 MEMO_LIMIT = 500_000
 
 
+class _LazyStemmer:
+    """The named stemmer, made (and NLTK imported, which takes seconds) at its first word."""
+
+    def __init__(self, name: str):
+        self.name, self.stem = name, None
+
+    def __call__(self, word: str) -> str:
+        if self.stem is None:
+            self.stem = _make_stemmer(self.name)
+        return self.stem(word)
+
+
 @lru_cache(maxsize=None)
 def stemmer(name: str) -> Callable[[str], str]:
     """A memoised stem function for the named stemmer."""
-    return WordMemo(_make_stemmer(name)).__getitem__
+    if name not in STEMMERS:
+        raise ValueError(f"unknown stemmer {name!r}")
+    return WordMemo(_LazyStemmer(name)).__getitem__
 
 
 @lru_cache(maxsize=1)
-def wordnet():
-    """The NLTK WordNet reader, loaded; raises WordNetMissingError with the fix if absent."""
-    from nltk.corpus import wordnet as wn
+def wordnet() -> WordNet:
+    """WordNet 3.0 (meteor_core.wordnet's reader over NLTK's data files), loaded on first use;
+    raises WordNetMissingError with the fix if absent."""
+    location = _wordnet_location()
+    if location is None:
+        raise WordNetMissingError(WORDNET_FIX)
     try:
-        wn.ensure_loaded()
-        wn.synsets("big")
-    except LookupError as exc:
-        raise WordNetMissingError(WORDNET_FIX) from exc
-    # The reader keeps ~370,000 objects alive for the life of the process. Every full garbage
-    # collection would walk them (~150 ms here), and holding a corpus's results triggers one
-    # every few thousand segments; the permanent generation is skipped by collections.
+        reader = WordNet(location)
+    except (OSError, ValueError, IndexError, zipfile.BadZipFile) as exc:
+        raise WordNetMissingError(f"{WORDNET_FIX} (found {location}, but could not read it: {exc})") from exc
+    # The index keeps ~300,000 objects alive for the life of the process. Every full garbage
+    # collection would walk them, and holding a corpus's results triggers one every few thousand
+    # segments; the permanent generation is skipped by collections.
     gc.freeze()
-    return wn
+    return reader
+
+
+@lru_cache(maxsize=1)
+def _wordnet_location() -> Path | None:
+    return locate_wordnet()
+
+
+def require_wordnet() -> None:
+    """Fail fast, before any work, when a synonym stage will need WordNet and it is not
+    installed; finding the files is cheap, loading them waits until a word needs them."""
+    if wordnet.cache_info().currsize == 0 and _wordnet_location() is None:
+        _wordnet_location.cache_clear()  # let a later setup be picked up without a restart
+        raise WordNetMissingError(WORDNET_FIX)
+
+
+def load_wordnet() -> float:
+    """Load WordNet now if it is not loaded yet; returns the seconds that took (0 when it was
+    loaded already), so that a search budget can leave loading out."""
+    if wordnet.cache_info().currsize:
+        return 0.0
+    start = time.perf_counter()
+    wordnet()
+    return time.perf_counter() - start
 
 
 def wordnet_available() -> bool:
     try:
-        wordnet()
+        require_wordnet()
         return True
     except WordNetMissingError:
-        wordnet.cache_clear()  # let a later setup be picked up without a restart
         return False
 
 
-_POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (nltk's POS_LIST)
-_NO_ENTRY: dict = {}
-
-
 def _synsets_of(word: str) -> frozenset[int]:
-    wn = wordnet()
-    word = word.lower()
-    index = wn._lemma_pos_offset_map  # a defaultdict: .get() so that lookups do not grow it
-    return frozenset(
-        offset * 4 + p  # offsets are unique within a part of speech's data file
-        for p, pos in enumerate(_POS_LIST)
-        for form in wn._morphy(word, pos)
-        for offset in index.get(form, _NO_ENTRY).get(pos, ())
-    )
+    return frozenset(wordnet().synset_keys(word))
 
 
 # synsets_of(word): the synsets a word belongs to, as integer keys (data-file offset and part of
 # speech): exactly the synsets ``wordnet.synsets(word)`` returns (WordNet's morphy finds base
-# forms), read off the index without building NLTK's Synset and Lemma objects, which NLTK would
-# keep for good (~30 per word, walked by every garbage collection). Integers hash and compare
-# faster than (pos, offset) tuples in the synonym stage's set tests. ``synset_name`` names a key.
+# forms). Integers hash and compare faster than names in the synonym stage's set tests;
+# ``synset_name`` names a key.
 synsets_of: Callable[[str], frozenset[int]] = WordMemo(_synsets_of).__getitem__
 
 
 @lru_cache(maxsize=100_000)
 def synset_name(key: int) -> str:
     """The WordNet name of a synset key from synsets_of, e.g. 5528346 (offset 1382086, 'a') -> 'large.a.01'."""
-    offset, p = divmod(key, 4)
-    return wordnet().synset_from_pos_and_offset(_POS_LIST[p], offset).name()
+    return wordnet().synset_name(key)
 
 
 def _shared_synset(words: tuple[str, str]) -> str | None:
@@ -133,24 +163,24 @@ def shared_synset(a: str, b: str) -> str | None:
     return _shared_synsets[a, b]
 
 
-@lru_cache(maxsize=500_000)
-def nltk_synonyms(word: str) -> frozenset[str]:
-    """Exactly the set NLTK's meteor_score compares against: one-word lemma names + the word."""
-    names = {
-        lemma.name()
-        for synset in wordnet().synsets(word)
-        for lemma in synset.lemmas()
-        if "_" not in lemma.name()
-    }
+def _nltk_synonyms(word: str) -> frozenset[str]:
+    reader = wordnet()
+    names = {name for key in reader.synset_keys(word) for name in reader.lemma_names(key) if "_" not in name}
     names.add(word)
     return frozenset(names)
 
 
+# nltk_synonyms(word): exactly the set NLTK's meteor_score compares against: the one-word lemma
+# names of the word's synsets, and the word itself.
+nltk_synonyms: Callable[[str], frozenset[str]] = WordMemo(_nltk_synonyms).__getitem__
+
+
 def synset_with_lemma(word: str, lemma_name: str) -> str | None:
     """The synset of ``word`` that lists ``lemma_name`` (explains an NLTK synonym match)."""
-    for synset in wordnet().synsets(word):
-        if lemma_name in synset.lemma_names():
-            return synset.name()
+    reader = wordnet()
+    for key in reader.synset_keys(word):
+        if lemma_name in reader.lemma_names(key):
+            return reader.synset_name(key)
     return None
 
 

@@ -156,7 +156,7 @@ def test_missing_wordnet_is_said_clearly(at, monkeypatch):
         raise resources.WordNetMissingError(resources.WORDNET_FIX)
 
     st.cache_data.clear()
-    monkeypatch.setattr(resources, "wordnet", missing)
+    monkeypatch.setattr(resources, "require_wordnet", missing)
     enter(at, "a big dog", "a large dog")
     assert any("WordNet 3.0 is not installed" in e.value for e in at.error)
     at.checkbox(key="stage_synonym").uncheck().run()

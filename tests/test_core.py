@@ -45,19 +45,46 @@ def test_synonym_match():
     assert "." in next(m.via for m in r.alignment if m.stage == "synonym")  # a synset name
 
 
-def test_synset_keys_agree_with_wordnet():
-    """synsets_of reads WordNet's index directly (no Synset objects): the same synsets as
-    wordnet.synsets, inflected forms (morphy) included."""
+def test_wordnet_reader_agrees_with_nltk():
+    """meteor_core's own WordNet reader gives exactly NLTK's synsets (morphy's base forms and
+    exception lists included, in NLTK's order), synset names (adjective satellites too) and lemma
+    names, and NLTK meteor_score's synonym sets, on every 40th lemma of WordNet and the words of
+    the bundled TED reference."""
     from conftest import ROOT
+    from nltk.corpus import wordnet as wn
+
     from meteor_core import resources
 
-    wn = resources.wordnet()
-    words = ["big", "large", "running", "better", "geese", "was", "saw", "the", "Dogs", "fastest", "u.s.", "xqzt"]
+    reader = resources.wordnet()
+    words = ["big", "large", "running", "better", "geese", "was", "saw", "the", "Dogs", "fastest", "u.s.", "xqzt",
+             "children", "went", "axes", "women", "leaves", "galore", "ate", "bigger", "best", "mailman"]
     demo_ref = ROOT / "demo" / "ted-slk-eng" / "ted.ref.detok.eng"  # bundled: no ../shared needed
-    words += sorted(set(demo_ref.read_text(encoding="utf-8").lower().split()))[::10]
+    words += sorted(set(demo_ref.read_text(encoding="utf-8").lower().split()))[::3]
+    words += sorted(reader.index["n"])[::40] + sorted(reader.index["v"])[::40] + sorted(reader.index["a"])[::40]
     for word in words:
-        assert set(map(resources.synset_name, resources.synsets_of(word))) == {s.name() for s in wn.synsets(word)}, word
+        theirs = wn.synsets(word)
+        keys = reader.synset_keys(word)
+        assert [reader.synset_name(k) for k in keys] == [s.name() for s in theirs], word
+        assert [reader.lemma_names(k) for k in keys] == [s.lemma_names() for s in theirs], word
+        assert set(map(resources.synset_name, resources.synsets_of(word))) == {s.name() for s in theirs}, word
+        nltk_set = {lemma.name() for s in theirs for lemma in s.lemmas() if "_" not in lemma.name()} | {word}
+        assert resources.nltk_synonyms(word) == nltk_set, word
     assert resources.shared_synset("big", "large") in {s.name() for s in wn.synsets("big")}
+    assert any(".s." in reader.synset_name(k) for k in reader.synset_keys("big"))  # satellites named too
+
+
+def test_resources_load_lazily():
+    """Importing meteor_core loads neither NLTK nor WordNet, and a pair whose words all match
+    exactly scores without them (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, meteor_core\n"
+            "r = meteor_core.score('the cat sat on the mat', ['the cat sat on the mat'])\n"
+            "from meteor_core import resources\n"
+            "print(round(r.score, 4), 'nltk' in sys.modules, resources.wordnet.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0.9977", "False", "0"]
 
 
 def test_stem_match():

@@ -24,7 +24,7 @@ __all__ = ["Alignment", "Budget", "Match", "align"]
 
 def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     if config.uses_synonyms:
-        resources.wordnet()  # fail loudly, before any work, when WordNet is missing
+        resources.require_wordnet()  # fail loudly, before any work, when WordNet is missing
     if config.aligner == "greedy":
         return align_greedy(hyp, ref, config)
     if config.aligner == "meteor-beam":

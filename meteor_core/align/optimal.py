@@ -39,6 +39,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
+            budget.deadline += resources.load_wordnet()  # loading once is not the segment's search time
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok

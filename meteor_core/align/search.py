@@ -669,10 +669,17 @@ def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
 
 
 def _between(a: list[Pair], b: list[Pair], weight: int) -> int:
-    """What two parts' choices cost together: W·crossings − links between them."""
-    crossings = sum(1 for x, y in a for i, j in b if (x < i) != (y < j))
-    links = sum(1 for x, y in a for i, j in b if i - x == j - y and (i - x == 1 or i - x == -1))
-    return weight * crossings - links
+    """What two parts' choices cost together: W·crossings − links between them (the parts share
+    no token, so no difference of positions is zero)."""
+    total = 0
+    for x, y in a:
+        for i, j in b:
+            di, dj = i - x, j - y
+            if (di > 0) != (dj > 0):
+                total += weight
+            elif di == dj and (di == 1 or di == -1):
+                total -= 1
+    return total
 
 
 class _SmallSearch:

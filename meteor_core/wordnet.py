@@ -1,0 +1,167 @@
+"""WordNet 3.0 read straight from NLTK's data files: only what METEOR asks of it.
+
+NLTK's reader builds Synset and Lemma objects for every synset it touches and needs ~3 s and
+~250 MB to load its index (and `import nltk` alone pulls in scipy.stats when scipy is installed).
+METEOR needs three things, which this reader gives exactly as NLTK would:
+
+* ``synset_keys(word)``: the synsets ``wordnet.synsets(word)`` returns (morphy's base forms and
+  exception lists included), as integers ``offset * 4 + part of speech`` (offsets are unique
+  within a part of speech's data file);
+* ``lemma_names(key)``: ``synset.lemma_names()`` (adjective markers such as "(a)" stripped);
+* ``synset_name(key)``: ``synset.name()``, e.g. "large.a.01" or, for adjective satellites, "big.s.02".
+
+The index (four files, ~155,000 lemmas) is parsed once; a synset's line is read from the
+memory-mapped data file when first asked for and remembered. Reads use no shared file position,
+so threads (Streamlit's sessions) can share the reader. The files are found where NLTK looks
+(``NLTK_DATA``, ``~/nltk_data``, ``sys.prefix``'s and the system's nltk_data folders), as a
+``corpora/wordnet`` folder or ``corpora/wordnet.zip``.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import re
+import sys
+import threading
+import zipfile
+from pathlib import Path
+
+POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (NLTK's POS_LIST)
+_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+# NLTK's WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS
+_SUBSTITUTIONS = {
+    "n": [("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")],
+    "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
+    "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    "r": [],
+}
+_MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
+
+
+def data_roots() -> list[Path]:
+    """NLTK's search path (nltk.data.path), computed without importing NLTK."""
+    roots = [Path(os.path.expanduser(d)) for d in os.environ.get("NLTK_DATA", "").split(os.pathsep) if d]
+    if "nltk" in sys.modules and hasattr(sys.modules["nltk"], "data"):  # a path the user changed at run time
+        roots += [Path(p) for p in sys.modules["nltk"].data.path if isinstance(p, str)]
+    roots.append(Path(os.path.expanduser("~/nltk_data")))
+    roots += [Path(sys.prefix, "nltk_data"), Path(sys.prefix, "share", "nltk_data"), Path(sys.prefix, "lib", "nltk_data"),
+              Path("/usr/share/nltk_data"), Path("/usr/local/share/nltk_data"), Path("/usr/lib/nltk_data"),
+              Path("/usr/local/lib/nltk_data")]
+    return list(dict.fromkeys(roots))
+
+
+def locate() -> Path | None:
+    """The WordNet folder (or zip file) NLTK would use, or None."""
+    for root in data_roots():
+        folder = root / "corpora" / "wordnet"
+        if (folder / "index.noun").is_file() and (folder / "data.noun").is_file():
+            return folder
+        archive = root / "corpora" / "wordnet.zip"
+        if archive.is_file():
+            return archive
+    return None
+
+
+class WordNet:
+    """The index in memory, the data files mapped; see the module docstring."""
+
+    def __init__(self, location: Path):
+        self.location = location
+        self._zip = zipfile.ZipFile(location) if location.suffix == ".zip" else None
+        self.index: dict[str, dict[str, tuple[int, ...]]] = {p: self._read_index(p) for p in POS_LIST}
+        self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
+        self._data: dict[str, bytes | mmap.mmap] = {}
+        self._lines: dict[int, tuple[str, list[str]]] = {}  # key -> (synset type, lemma names)
+        self._lock = threading.Lock()  # guards the first mapping of a data file
+
+    # --- files ---------------------------------------------------------------------------------
+
+    def _read(self, name: str) -> bytes:
+        if self._zip is not None:
+            return self._zip.read(f"wordnet/{name}")
+        return (self.location / name).read_bytes()
+
+    def _read_index(self, pos: str) -> dict[str, tuple[int, ...]]:
+        """lemma -> synset offsets, from index.<pos>: "lemma pos n_synsets n_pointers [pointers]
+        n_senses n_tagged offset...", the offsets being the last n_synsets fields."""
+        index = {}
+        for line in self._read(f"index.{_FILES[pos]}").decode("utf-8").splitlines():
+            if not line or line[0] == " ":  # the licence header
+                continue
+            fields = line.split()
+            n = int(fields[2])
+            index[fields[0]] = tuple(map(int, fields[-n:]))
+        return index
+
+    def _read_exceptions(self, pos: str) -> dict[str, list[str]]:
+        out = {}
+        for line in self._read(f"{_FILES[pos]}.exc").decode("utf-8").splitlines():
+            terms = line.split()
+            if terms:
+                out[terms[0]] = terms[1:]
+        return out
+
+    def _data_file(self, pos: str):
+        data = self._data.get(pos)
+        if data is None:
+            with self._lock:
+                data = self._data.get(pos)
+                if data is None:
+                    if self._zip is not None:
+                        data = self._zip.read(f"wordnet/data.{_FILES[pos]}")
+                    else:
+                        with open(self.location / f"data.{_FILES[pos]}", "rb") as f:
+                            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                    self._data[pos] = data
+        return data
+
+    def _entry(self, key: int) -> tuple[str, list[str]]:
+        """A synset's type ("n", "v", "a", "s" or "r") and lemma names, read from its data line:
+        "offset lex_filenum ss_type w_cnt(hex) word lex_id ... | gloss"."""
+        entry = self._lines.get(key)
+        if entry is None:
+            offset, p = divmod(key, 4)
+            data = self._data_file(POS_LIST[p])
+            end = data.find(b"\n", offset)
+            fields = data[offset:end if end >= 0 else len(data)].decode("utf-8").split("|", 1)[0].split()
+            if int(fields[0]) != offset:
+                raise ValueError(f"WordNet data file has no synset at offset {offset}")
+            count = int(fields[3], 16)
+            names = [_MARKER.match(fields[4 + 2 * k]).group(1) for k in range(count)]
+            entry = self._lines[key] = (fields[2], names)
+        return entry
+
+    # --- what METEOR asks -----------------------------------------------------------------------
+
+    def morphy(self, form: str, pos: str) -> list[str]:
+        """NLTK's _morphy: the base forms of ``form`` that WordNet lists for ``pos``."""
+        index = self.index[pos]
+        exceptions = self.exceptions[pos]
+        if form in exceptions:
+            forms = exceptions[form]
+        else:
+            forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)]
+        return list(dict.fromkeys(f for f in [form, *forms] if f in index))
+
+    def synset_keys(self, word: str) -> list[int]:
+        """The synsets of wordnet.synsets(word), in NLTK's order, as integer keys."""
+        word = word.lower()
+        return [offset * 4 + p
+                for p, pos in enumerate(POS_LIST)
+                for form in self.morphy(word, pos)
+                for offset in self.index[pos][form]]
+
+    def lemma_names(self, key: int) -> list[str]:
+        return self._entry(key)[1]
+
+    def synset_name(self, key: int) -> str:
+        """NLTK's synset name: first lemma, type, and its sense number among that lemma's synsets
+        of the same type (for adjective satellites, among its satellites only)."""
+        offset, p = divmod(key, 4)
+        kind, names = self._entry(key)
+        first = names[0].lower()
+        offsets = self.index[POS_LIST[p]][first]
+        if kind == "s":
+            offsets = [o for o in offsets if self._entry(o * 4 + p)[0] == "s"]
+        return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"
