@@ -2,7 +2,8 @@
 # One entry point for a fresh machine: sets up what is missing, then does the job.
 #   ./run.sh app    -> start the Streamlit explorer (http://localhost:8501)
 #   ./run.sh test   -> run the whole test suite (what CI runs)
-#   ./run.sh setup  -> only the setup (venv, Python packages, WordNet, Chromium for tests)
+#   ./run.sh setup  -> only the setup (venv, Python packages, WordNet, the compiled accelerator,
+#                      Chromium for tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -27,6 +28,12 @@ setup_wordnet() {
   "$PY" -m meteor_core setup
 }
 
+setup_accel() {
+  # The optional compiled accelerator (Cython, from the same .py sources); skipped when up to date,
+  # and pure Python runs if it cannot be built.
+  "$PY" build_accel.py
+}
+
 setup_browser() {
   # The real-browser tests drive Debian's Chromium (Playwright's own download cannot work here).
   if ! command -v chromium >/dev/null 2>&1; then
@@ -44,14 +51,17 @@ cmd=${1:-app}
 shift || true
 case "$cmd" in
   setup)
-    setup_python; setup_wordnet; setup_browser ;;
+    setup_python; setup_wordnet; setup_accel; setup_browser ;;
   app)
-    setup_python; setup_wordnet
+    setup_python; setup_wordnet; setup_accel
     exec "$VENV/bin/streamlit" run app.py --server.headless true --browser.gatherUsageStats false "$@" ;;
   test)
-    setup_python; setup_wordnet; setup_browser
-    # As root the setup can install Chromium, so a missing browser is a failure, not a skip.
-    if [ "$(id -u)" = 0 ]; then export METEOR_REQUIRE_BROWSER=${METEOR_REQUIRE_BROWSER:-1}; fi
+    setup_python; setup_wordnet; setup_accel; setup_browser
+    # As root the setup can install Chromium (and gcc is there), so a missing browser or compiled
+    # accelerator is a failure, not a skip.
+    if [ "$(id -u)" = 0 ]; then
+      export METEOR_REQUIRE_BROWSER=${METEOR_REQUIRE_BROWSER:-1} METEOR_REQUIRE_ACCEL=${METEOR_REQUIRE_ACCEL:-1}
+    fi
     exec "$PY" -m pytest "$@" ;;
   *)
     echo "usage: ./run.sh [app|test|setup] [extra args]" >&2; exit 2 ;;

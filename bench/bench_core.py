@@ -65,8 +65,9 @@ def _scorer(name: str):
     from meteor_core import MeteorConfig, resources, score
 
     config = MeteorConfig.preset(name)
-    if config.uses_synonyms:
-        resources.wordnet()
+    if config.uses_synonyms:  # resources load lazily; a user's run loads them once, before timing here
+        resources.load_wordnet()
+    resources.load_stemmer(config.stemmer)
     resources.function_words(config.function_words)
 
     def run(h, r):

@@ -5,6 +5,10 @@
     >>> round(r.score, 4), r.chunks
     (0.9977, 1)
 """
+from . import _accel
+
+_accel.install()  # before any module that may be compiled: stale or unwanted ones run from .py
+
 from .version import __version__  # noqa: E402
 from .align import Alignment, Match  # noqa: E402
 from .config import MeteorConfig  # noqa: E402

@@ -76,6 +76,17 @@ class _LazyStemmer:
         return self.stem(word)
 
 
+def load_stemmer(name: str) -> float:
+    """Make the named stemmer now if it is not made yet; returns the seconds that took (0 when
+    it was ready), so that a search budget can leave loading out."""
+    lazy = stemmer(name).__self__.compute
+    if lazy.stem is not None:
+        return 0.0
+    start = time.perf_counter()
+    lazy.stem = _make_stemmer(name)
+    return time.perf_counter() - start
+
+
 @lru_cache(maxsize=None)
 def stemmer(name: str) -> Callable[[str], str]:
     """A memoised stem function for the named stemmer."""

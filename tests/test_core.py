@@ -388,9 +388,11 @@ def test_interacting_groups_follow_chains():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 9), st.integers(1, 4)), max_size=12))
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(1, 4)), max_size=12)
+       | st.lists(st.tuples(st.integers(0, 200), st.integers(1, 4)), min_size=65, max_size=120))
 def test_weighted_inversions_match_pair_count(items):
-    """inversions(values, weights): the sum of w_a·w_b over out-of-order pairs (chunks use it)."""
+    """inversions(values, weights): the sum of w_a·w_b over out-of-order pairs (chunks use it);
+    long lists take the Fenwick-tree path."""
     from meteor_core.align.search import inversions
 
     values, weights = [v for v, _ in items], [w for _, w in items]

@@ -32,6 +32,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
         elif stage == "stem":
+            budget.deadline += resources.load_stemmer(config.stemmer)  # not the segment's search time
             keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
             keys_r = list(map(stem, map(ref.__getitem__, free_r)))
             if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share

@@ -37,6 +37,7 @@ from bisect import bisect_right
 from itertools import combinations
 from math import comb
 from operator import itemgetter
+from typing import NamedTuple
 
 Pair = tuple[int, int]
 _first = itemgetter(0)
@@ -91,6 +92,8 @@ def inversions(values: list, weights: list[int] | None = None) -> int:
     if values == sorted(values):  # the usual case: nothing out of order
         return 0
     weights = weights or [1] * len(values)
+    if len(values) > 64:  # long sentences: a Fenwick tree over value ranks, O(n log n)
+        return _inversions_fenwick(values, weights)
     seen: list = []  # values so far, sorted, with their weights alongside
     seen_weights: list[int] = []
     total = 0
@@ -100,6 +103,26 @@ def inversions(values: list, weights: list[int] | None = None) -> int:
             total += w * sum(seen_weights[k:])
         seen.insert(k, v)
         seen_weights.insert(k, w)
+    return total
+
+
+def _inversions_fenwick(values: list, weights: list[int]) -> int:
+    ranks = {v: r for r, v in enumerate(sorted(set(values)), start=1)}
+    n = len(ranks)
+    tree = [0] * (n + 1)  # weight seen so far at each rank, as prefix sums
+    total = seen = 0
+    for v, w in zip(values, weights):
+        r = ranks[v]
+        at_most = 0  # weight seen so far with a rank <= r
+        k = r
+        while k:
+            at_most += tree[k]
+            k -= k & -k
+        total += w * (seen - at_most)
+        seen += w
+        while r <= n:
+            tree[r] += w
+            r += r & -r
     return total
 
 
@@ -358,12 +381,17 @@ def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[
         return [p for part in parts for p in _in_order(part)], False
     chosen = [p for _, pairs, _ in best for p in pairs]
     proven = all(ok for _, _, ok in best)
+    if len(parts) == 1:
+        return chosen, proven
     links = _link_opportunities(parts)
-    if len(parts) == 1 or (not links and _crossings_between([pairs for _, pairs, _ in best]) == 0):
-        return chosen, proven  # the sum of each part's optimum, and nothing between them
+    choices = [pairs for _, pairs, _ in best]
+    if _crossings_between(choices) == 0 and (not links.parts or _links_between(choices) == links.most()):
+        # Each part at its own optimum, nothing crossing between them, and every link between
+        # them that could exist at once does: no joint choice does better.
+        return chosen, proven
     # Otherwise only parts that can interact need a joint choice: solve each such group.
     chosen = []
-    for group in _interacting_groups(parts, links):
+    for group in _interacting_groups(parts, links.parts):
         if len(group) == 1:
             chosen += best[group[0]][1]
             continue
@@ -386,14 +414,27 @@ def _in_order(part: Part) -> list[Pair]:
     return sorted(max_matching(part.cands).items())
 
 
-def _link_opportunities(parts: list[Part]) -> list[tuple[int, int]]:
-    """Pairs of parts (a, b) with a candidate (i, j) of a and (i + 1, j + 1) of b: choosing both
-    would save a chunk, so their choices depend on each other even when they cannot cross."""
+class Links(NamedTuple):
+    """Where parts could link: part pairs (a, b) with a candidate (i, j) of a and (i + 1, j + 1) of
+    b, and the hyp and ref positions i, j that start such an opportunity."""
+
+    parts: list[tuple[int, int]]
+    starts_h: set[int]
+    starts_r: set[int]
+
+    def most(self) -> int:
+        """At most this many links between parts: a link uses a hyp start and a ref start."""
+        return min(len(self.starts_h), len(self.starts_r))
+
+
+def _link_opportunities(parts: list[Part]) -> Links:
+    """Choosing both pairs of an opportunity would save a chunk, so those parts' choices depend
+    on each other even when they cannot cross."""
     part_h, part_r = {}, {}
     for k, part in enumerate(parts):
         part_h.update(dict.fromkeys(part.hyps, k))
         part_r.update(dict.fromkeys(part.refs, k))
-    found = set()
+    found, starts_h, starts_r = set(), set(), set()
     for a, part in enumerate(parts):
         for i in part.hyps:
             b = part_h.get(i + 1)
@@ -403,8 +444,15 @@ def _link_opportunities(parts: list[Part]) -> list[tuple[int, int]]:
             for j in (part.refs if part.complete else part.cands[i]):
                 if part_r.get(j + 1) == b and other.is_candidate(i + 1, j + 1):
                     found.add((a, b))
-                    break
-    return sorted(found)
+                    starts_h.add(i)
+                    starts_r.add(j)
+    return Links(sorted(found), starts_h, starts_r)
+
+
+def _links_between(choices: list[list[Pair]]) -> int:
+    """Links between pairs of different parts (a part's own links are in its value)."""
+    part_of = {p: k for k, pairs in enumerate(choices) for p in pairs}
+    return sum(1 for (i, j), k in part_of.items() if part_of.get((i + 1, j + 1), k) != k)
 
 
 def _interacting_groups(parts: list, links: list[tuple[int, int]] = ()) -> list[list[int]]:
@@ -590,7 +638,8 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
     current = [pairs for _, pairs, _ in best]
     proven_parts = all(ok for _, _, ok in best)
     if _crossings_between(current) == 0:
-        if not _link_opportunities(parts):
+        links = _link_opportunities(parts)
+        if not links.parts or _links_between(current) == links.most():
             return sorted(p for pairs in current for p in pairs), proven_parts
         return _best_links(parts, best, cost, budget)
     sizes = [_option_count(part) for part in parts]
@@ -598,7 +647,7 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost)
                    for part in parts]
         if None not in options:
-            return _SmallSearch(options, cost.weight, budget).run()
+            return _SmallSearch(parts, options, cost.weight, budget).run()
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
     arrays = []
@@ -634,7 +683,7 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
         tied.append([(v, c) for v, c in options if (v + weight - 1) // weight == floor_crossings])
     if _table_entries([len(t) for t in tied]) > MAX_TABLE_ENTRIES:
         return sorted(p for _, pairs, _ in best for p in pairs), False
-    return _SmallSearch(tied, weight, budget).run()
+    return _SmallSearch(parts, tied, weight, budget).run()
 
 
 def _option_count(part: Part) -> int | None:
@@ -683,63 +732,78 @@ def _between(a: list[Pair], b: list[Pair], weight: int) -> int:
 
 
 class _SmallSearch:
-    """Exact joint choice for a small group, in plain Python: every pair of parts' options costed
-    in a table, then depth-first over parts with forward checking: every open part l keeps
-    acc_l[d] = its value + what option d costs with the parts chosen so far, and the bound adds
-    min(acc_l) over open parts and the least table entry of every open pair."""
+    """Exact joint choice for a small group, in plain Python: depth-first over parts with forward
+    checking. Every open part l keeps acc_l[d] = its value + what option d costs with the parts
+    chosen so far; the bound adds min(acc_l) over open parts and, for every two open parts that
+    can link, the most their links could save (crossings cost >= 0). What two options cost
+    together is computed when the search first needs it, a row at a time."""
 
-    def __init__(self, options: list[list[tuple[int, list[Pair]]]], weight: int, budget: Budget):
-        self.options, self.budget = options, budget
+    def __init__(self, parts: list[Part], options: list[list[tuple[int, list[Pair]]]], weight: int,
+                 budget: Budget):
+        self.options, self.weight, self.budget = options, weight, budget
         n = len(options)
-        self.table = {}
-        self.least = {}
+        linked = {frozenset(pair) for pair in _link_opportunities(parts).parts}
+        boxes = [(p.hyps[0], p.hyps[-1], p.refs[0], p.refs[-1]) for p in parts]
+        self.near = [[] for _ in range(n)]  # parts whose options can cross or link k's
+        self.least = {}  # (k, m) -> a lower bound on what any two of their options cost together
         for k in range(n):
             for m in range(k + 1, n):
-                t = [[_between(a, b, weight) for _, b in options[m]] for _, a in options[k]]
-                if any(map(any, t)):  # parts that cannot interact need no table
-                    self.table[k, m] = t
-                    self.table[m, k] = [list(col) for col in zip(*t)]
-                    self.least[k, m] = self.least[m, k] = min(map(min, t))
+                (h0, h1, r0, r1), (g0, g1, s0, s1) = boxes[k], boxes[m]
+                link = frozenset((k, m)) in linked
+                if link or not ((h1 < g0 and r1 < s0) or (g1 < h0 and s1 < r0)):
+                    self.near[k].append(m)
+                    self.near[m].append(k)
+                    if link:  # each pair links to at most its two diagonal neighbours
+                        most = 2 * min(len(options[k][0][1]), len(options[m][0][1]))
+                        self.least[k, m] = self.least[m, k] = -most
+        self.rows: dict[tuple[int, int, int], list[int]] = {}
         self.order = sorted(range(n), key=lambda k: (-len(options[k]), k))
-        self.best_value = None
-        self.best: list[int] = []
+        # The incumbent: each part's own best option (the group's "floor" choice).
+        self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in options]
+        self.best_value = (sum(opts[c][0] for opts, c in zip(options, self.best))
+                           + sum(_between(options[k][self.best[k]][1], options[m][self.best[m]][1], weight)
+                                 for k in range(n) for m in self.near[k] if m > k))
+
+    def _row(self, k: int, c: int, m: int) -> list[int]:
+        key = (k, c, m)
+        row = self.rows.get(key)
+        if row is None:
+            mine, weight = self.options[k][c][1], self.weight
+            row = self.rows[key] = [_between(mine, theirs, weight) for _, theirs in self.options[m]]
+        return row
 
     def run(self) -> tuple[list[Pair], bool]:
         n = len(self.options)
         acc = {k: [value for value, _ in self.options[k]] for k in range(n)}
         pair_floor = sum(v for (k, m), v in self.least.items() if k < m)
         self.choice = [0] * n
-        self._visit(0, 0, acc, pair_floor)
-        if self.best_value is None:  # out of time before any complete choice: each part's own best
-            self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in self.options]
+        self._visit(0, 0, acc, pair_floor, set(range(n)))
         pairs = sorted(p for k, c in enumerate(self.best) for p in self.options[k][c][1])
         return pairs, not self.budget.exhausted
 
-    def _visit(self, depth: int, cost: int, acc: dict, pair_floor: int) -> None:
+    def _visit(self, depth: int, cost: int, acc: dict, pair_floor: int, open_parts: set) -> None:
         if self.budget.out_of_time():
             return
-        order, table = self.order, self.table
-        k = order[depth]
-        rest = order[depth + 1:]
-        floor = pair_floor - sum(self.least.get((k, m), 0) for m in rest)
-        rest_low = sum(min(acc[m]) for m in rest)
+        k = self.order[depth]
+        open_parts = open_parts - {k}
+        near = [m for m in self.near[k] if m in open_parts]
+        floor = pair_floor - sum(self.least.get((k, m), 0) for m in near)
+        rest_low = sum(min(acc[m]) for m in open_parts)
         mine = acc[k]
         for c in sorted(range(len(mine)), key=mine.__getitem__):
             total = cost + mine[c]
-            if self.best_value is not None and total + rest_low + pair_floor >= self.best_value:
+            if total + rest_low + pair_floor >= self.best_value:
                 break  # options in order of value: later ones cannot do better (pair_floor still
-                # holds the least of every table between k and the open parts)
-            child = dict(acc)
-            for m in rest:
-                row = table.get((k, m))
-                if row is not None:
-                    child[m] = [x + y for x, y in zip(acc[m], row[c])]
+                # holds what k's links with the open parts could save)
             self.choice[k] = c
-            if not rest:
+            if not open_parts:
                 self.best_value, self.best = total, list(self.choice)
                 continue
-            if self.best_value is None or total + sum(min(child[m]) for m in rest) + floor < self.best_value:
-                self._visit(depth + 1, total, child, floor)
+            child = dict(acc)
+            for m in near:
+                child[m] = [x + y for x, y in zip(acc[m], self._row(k, c, m))]
+            if total + sum(min(child[m]) for m in open_parts) + floor < self.best_value:
+                self._visit(depth + 1, total, child, floor, open_parts)
             if self.budget.exhausted:
                 return
 

@@ -1,0 +1,86 @@
+"""The optional compiled accelerator: meteor_core's hot modules compiled by Cython from these same
+.py sources (``build_accel.py``, run by ``./run.sh setup``), with the .py files as the fallback.
+
+A compiled module (a .so beside its .py) is imported only when it was built from the .py as it
+is now: the build writes each source's SHA-256 into a manifest, and at import time a module
+whose source has changed since (or that has no manifest entry) is loaded from its .py instead.
+``METEOR_PURE=1`` loads every module from its .py. Results are identical either way (tested over
+the whole bundled TED set); only the speed differs.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+# The modules compiled: the scoring path (tokenise, align, search, chunk, statistics, resources).
+COMPILED = (
+    "meteor_core.align.search",
+    "meteor_core.align.optimal",
+    "meteor_core.align.greedy",
+    "meteor_core.scorer",
+    "meteor_core.stats",
+    "meteor_core.tokenize",
+    "meteor_core.resources",
+    "meteor_core.wordnet",
+)
+MANIFEST = PACKAGE / "_accel_manifest.json"
+
+
+def source_path(module: str) -> Path:
+    return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def source_hash(module: str) -> str:
+    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+
+
+def _has_binary(module: str) -> bool:
+    source = source_path(module)
+    return any(source.with_suffix(suffix).is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _built() -> dict[str, str]:
+    try:
+        return json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def stale_modules(pure: bool) -> set[str]:
+    """Compiled modules that must run from their .py: all with ``pure``, else those whose
+    source changed since the build."""
+    built = _built()
+    return {m for m in COMPILED if _has_binary(m) and (pure or built.get(m) != source_hash(m))}
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the listed modules' .py files ahead of the default finder (which prefers a .so)."""
+
+    def __init__(self, modules: set[str]):
+        self.modules = modules
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.modules:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+def install() -> None:
+    """Called by meteor_core/__init__.py before any compiled module is imported."""
+    stale = stale_modules(pure=bool(os.environ.get("METEOR_PURE")))
+    if stale:
+        sys.meta_path.insert(0, _SourceFinder(stale))
+
+
+def compiled_modules() -> list[str]:
+    """The modules of COMPILED that this process runs compiled."""
+    return [m for m in COMPILED
+            if m in sys.modules and str(getattr(sys.modules[m], "__file__", "")).endswith(
+                tuple(importlib.machinery.EXTENSION_SUFFIXES))]

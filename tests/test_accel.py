@@ -1,0 +1,75 @@
+"""The optional compiled accelerator: the same results as the pure-Python modules, and a module
+edited since the build runs from its .py."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from meteor_core import _accel
+
+BUILT = all(_accel._has_binary(m) for m in _accel.COMPILED)
+needs_build = pytest.mark.skipif(not BUILT and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                 reason="compiled modules not built (python build_accel.py)")
+
+# Scores the whole bundled TED set (1,200 segments x 2 systems) with a preset and prints every
+# result's to_dict, one JSON line each, and which modules ran compiled.
+SCORE_ALL = """
+import json, sys
+from meteor_core import MeteorConfig, _accel, score
+from conftest import ted_lines
+ref = ted_lines("ref")
+config = MeteorConfig.preset(sys.argv[1])
+for system in ("sys1", "sys2"):
+    for h, r in zip(ted_lines(system), ref):
+        print(json.dumps(score(h, [r], config).to_dict(), sort_keys=True))
+print(json.dumps(_accel.compiled_modules()))
+"""
+
+
+def _score_all(preset: str, pure: bool) -> tuple[list[str], list[str]]:
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'tests'}")
+    env.pop("METEOR_PURE", None)
+    if pure:
+        env["METEOR_PURE"] = "1"
+    out = subprocess.run([sys.executable, "-c", SCORE_ALL, preset], capture_output=True, text=True, env=env,
+                         cwd=ROOT, check=True).stdout.splitlines()
+    return out[:-1], json.loads(out[-1])
+
+
+@needs_build
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk"])
+def test_compiled_and_pure_give_identical_results_on_the_whole_set(preset):
+    compiled, modules = _score_all(preset, pure=False)
+    pure, none = _score_all(preset, pure=True)
+    assert sorted(modules) == sorted(_accel.COMPILED) and none == []
+    assert len(compiled) == len(pure) == 2400
+    different = [k for k, (a, b) in enumerate(zip(compiled, pure)) if a != b]
+    assert not different, f"{len(different)} segments differ, first: {different[:5]}"
+
+
+@needs_build
+def test_core_tests_pass_on_the_pure_modules_too():
+    """The search and scoring tests, run again with METEOR_PURE=1 (the suite itself runs compiled)."""
+    env = dict(os.environ, METEOR_PURE="1")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_core.py"],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stdout[-2000:]
+
+
+def test_a_module_edited_since_the_build_runs_from_its_source(tmp_path, monkeypatch):
+    module = "meteor_core.stats"
+    monkeypatch.setattr(_accel, "_has_binary", lambda m: True)
+    manifest = tmp_path / "manifest.json"
+    monkeypatch.setattr(_accel, "MANIFEST", manifest)
+    manifest.write_text(json.dumps({m: _accel.source_hash(m) for m in _accel.COMPILED}))
+    assert _accel.stale_modules(pure=False) == set()
+    assert _accel.stale_modules(pure=True) == set(_accel.COMPILED)
+    edited = {m: _accel.source_hash(m) for m in _accel.COMPILED}
+    edited[module] = "0" * 64  # as if stats.py had changed after the build
+    manifest.write_text(json.dumps(edited))
+    assert _accel.stale_modules(pure=False) == {module}
+    manifest.write_text("not json")
+    assert _accel.stale_modules(pure=False) == set(_accel.COMPILED)  # no manifest: nothing is trusted
