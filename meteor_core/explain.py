@@ -145,3 +145,101 @@ def diff_alignments(a: list[Match], b: list[Match]) -> AlignmentDiff:
     return AlignmentDiff(same, differs, only_a, sorted(pairs_b.values()))
 
 
+
+
+# --- numbers for people ------------------------------------------------------------------------
+
+
+def number(x: float, digits: int = 4, signed: bool = False) -> str:
+    """``x`` with ``digits`` decimals, never "-0.0000": a value that rounds to zero is shown as
+    zero (with "+" when ``signed``), whatever the sign of the tiny number behind it."""
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    if float(text) == 0:
+        text = f"{0.0:+.{digits}f}" if signed else f"{0.0:.{digits}f}"
+    return text
+
+
+def rounds_to_zero(x: float, digits: int = 4) -> bool:
+    """True when ``x`` shows as zero at ``digits`` decimals (what "no visible difference" means)."""
+    return float(f"{x:.{digits}f}") == 0
+
+
+# --- teaching: the pair's own chunks and penalty ----------------------------------------------
+
+
+def chunk_texts(result: PairResult) -> list[tuple[str, str]]:
+    """Each chunk's candidate words and reference words, in candidate order."""
+    hyp, ref = result.hyp_tokens, result.ref_tokens
+    return [(" ".join(hyp[s.hyp_start:s.hyp_end]), " ".join(ref[s.ref_start:s.ref_end])) for s in result.chunk_spans]
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    chunks: int
+    fragmentation: float
+    penalty: float
+    score: float
+
+
+def penalty_curve(result: PairResult, config: MeteorConfig) -> list[CurvePoint]:
+    """The penalty and the score of this pair had its matches fallen into 1, 2, … chunks (up to
+    one chunk a match), everything else kept: computed by the scorer's own formula."""
+    stats = result.stats
+    if stats.matches == 0:
+        return []
+    points = []
+    for c in range(1, stats.matches + 1):
+        s = compute(stats._replace(chunks=c), config)
+        points.append(CurvePoint(c, s.fragmentation, s.penalty, s.score))
+    return points
+
+
+def _bracketed(chunks: list[tuple[str, str]], limit: int = 8) -> str:
+    shown = " ".join(f"[{h}]" for h, _ in chunks[:limit])
+    return shown + (f" … and {len(chunks) - limit} more" if len(chunks) > limit else "")
+
+
+def beta_gamma_meaning(config: MeteorConfig) -> str:
+    """What β and γ do under this configuration (the same formula, very different shapes)."""
+    b, g = config.beta, config.gamma
+    if b > 1:
+        shape = (f"β = {b:g} makes the penalty grow slowly while chunks are few and fast as c/m nears 1 "
+                 "(the 2005 paper's cube: long runs cost almost nothing)")
+    elif b < 1:
+        shape = (f"β = {b:g} makes the penalty jump at the first break of word order and then level off "
+                 "(Meteor 1.5's choice: any fragmentation costs, more of it costs little more)")
+    else:
+        shape = "β = 1 makes the penalty grow in proportion to c/m"
+    return f"{shape}; γ = {g:g} is the most it can take off Fmean (when every match is its own chunk)."
+
+
+def lesson(result: PairResult, config: MeteorConfig) -> list[str]:
+    """Plain sentences about this pair with its own numbers: what matched, the chunks, how the
+    penalty follows from them, and what β and γ do here."""
+    m, c = result.matches, result.chunks
+    if m == 0:
+        return ["No word matched, so the score is 0: there are no chunks and no penalty to speak of."]
+    h, r = len(result.hyp_tokens), len(result.ref_tokens)
+    by_stage = ", ".join(f"{v} {k}" for k, v in result.matches_by_stage.items() if v)
+    weighted = config.scoring == "meteor1x"
+    out = [f"{m} match(es) ({by_stage}) between {h} candidate and {r} reference tokens: precision "
+           f"{number(result.precision)}, recall {number(result.recall)}"
+           + (" (weighted by stage and by δ for content and function words)" if weighted else "")
+           + f", Fmean {number(result.fmean)}."]
+    chunks = chunk_texts(result)
+    out.append(f"{c} chunk{'s' if c != 1 else ''}: {_bracketed(chunks)}. A chunk is a run of matched words that "
+               "stand next to each other, in the same order, in both sentences: fewer, longer chunks mean a "
+               "smaller penalty.")
+    curve = penalty_curve(result, config)
+    words = c / result.fragmentation if result.fragmentation else m
+    formula = f"Pen = γ·(c/m)^β = {config.gamma:g}·({c}/{words:g})^{config.beta:g} = {number(result.penalty)}"
+    if weighted and result.penalty == 0 and c == 1 and config.gamma > 0:
+        formula = "Pen = 0: every word of both sentences matched in one chunk, and Meteor 1.5 does not penalise that"
+    out.append(formula + ". " + (
+        f"In one chunk it would be {number(curve[0].penalty)} (score {number(curve[0].score)}); with every match "
+        f"its own chunk ({len(curve)} chunks) {number(curve[-1].penalty)} (score {number(curve[-1].score)})."
+        if len(curve) > 1 else "With a single match there is only one possible chunk."))
+    out.append(f"The penalty takes {100 * result.penalty:.1f}% off Fmean: {number(result.fmean)}·(1 − "
+               f"{number(result.penalty)}) = {number(result.score)}.")
+    out.append(beta_gamma_meaning(config))
+    return out
