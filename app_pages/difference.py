@@ -1,70 +1,155 @@
 """Why do two METEORs disagree? Two configurations on the same pair: both alignments, every
-term side by side, and the waterfall that walks from A to B one factor at a time."""
+term side by side, and the waterfall that walks from A to B one factor at a time.
+
+The inputs live in the URL (hyp, ref, a, b, a_alpha…, b_syn, order), so the explorer's link
+opens its pair here and a link to this page reopens the same comparison; they are also kept
+across pages (page_state)."""
 from __future__ import annotations
 
 import streamlit as st
 
+from app_pages import page_state
 from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError
-from meteor_core.config import PRESET_NAMES
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
-from meteor_core.explain import diff_alignments
+from meteor_core.config import PRESET_NAMES
+from meteor_core.explain import diff_alignments, number
 
+PAGE = "difference"
 PRESETS = PRESET_NAMES
 EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendly."
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
+DEFAULTS = {"A": "nltk", "B": "meteor15"}
+SIDE_PARAMETERS = (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0))
+KEPT = ("dif_hyp", "dif_ref", "dif_order", *(f"dif_{side}{suffix}" for side in "AB"
+                                             for suffix in ("", "_alpha", "_beta", "_gamma", "_syn")))
 
 
-def _config(side: str, default: str) -> MeteorConfig:
-    preset = st.selectbox(f"Configuration {side}", PRESETS, index=PRESETS.index(default), key=f"dif_{side}")
+def _preset_defaults(side: str) -> None:
+    base = MeteorConfig.preset(st.session_state[f"dif_{side}"])
+    for name, _, _ in SIDE_PARAMETERS:
+        st.session_state[f"dif_{side}_{name}"] = getattr(base, name)
+    st.session_state[f"dif_{side}_syn"] = "synonym" in base.stages
+
+
+def _from_url() -> None:
+    """The query parameters (a link from the explorer or a shared one) over the defaults."""
+    q = st.query_params if "a" in st.query_params else {}
+    st.session_state.dif_hyp = q.get("hyp", EXAMPLE_HYP)
+    st.session_state.dif_ref = q.get("ref", EXAMPLE_REF)
+    for side in "AB":
+        preset = q.get(side.lower(), DEFAULTS[side])
+        st.session_state[f"dif_{side}"] = preset if preset in PRESETS else DEFAULTS[side]
+        _preset_defaults(side)
+        for name, lo, hi in SIDE_PARAMETERS:
+            try:
+                value = float(q.get(f"{side.lower()}_{name}", "nan"))
+            except ValueError:
+                continue
+            if value == value:  # not NaN
+                st.session_state[f"dif_{side}_{name}"] = min(max(value, lo), hi)
+        if f"{side.lower()}_syn" in q:
+            st.session_state[f"dif_{side}_syn"] = q.get(f"{side.lower()}_syn") != "0"
+    order = [f for f in q.get("order", "").split(",") if f in DEFAULT_ORDER]
+    st.session_state.dif_order = list(dict.fromkeys(order)) if order else list(DEFAULT_ORDER)
+
+
+def _start() -> None:
+    entered = page_state.entered(PAGE)
+    page_state.restore(KEPT)
+    # "a" marks this page's own parameters (the explorer's URL has "preset" instead).
+    if "dif_hyp" not in st.session_state or (entered and "a" in st.query_params):
+        _from_url()  # a new session, or the page opened by a link carrying a pair
+
+
+def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]) -> dict:
+    params = {"hyp": st.session_state.dif_hyp, "ref": st.session_state.dif_ref}
+    for side, config in (("a", config_a), ("b", config_b)):
+        params[side] = st.session_state[f"dif_{side.upper()}"]
+        base = MeteorConfig.preset(params[side])
+        for name, _, _ in SIDE_PARAMETERS:
+            if getattr(config, name) != getattr(base, name):
+                params[f"{side}_{name}"] = f"{getattr(config, name):g}"
+        if ("synonym" in config.stages) != ("synonym" in base.stages):
+            params[f"{side}_syn"] = "1" if "synonym" in config.stages else "0"
+    if list(order) != list(DEFAULT_ORDER):
+        params["order"] = ",".join(order)
+    return params
+
+
+def _config(side: str) -> MeteorConfig:
+    preset = st.selectbox(f"Configuration {side}", PRESETS, key=f"dif_{side}", on_change=_preset_defaults,
+                          args=(side,))
     base = MeteorConfig.preset(preset)
     with st.expander(f"Adjust {side} (custom)"):
-        alpha = st.slider("α", 0.0, 1.0, base.alpha, 0.05, key=f"dif_{side}_alpha_{preset}")
-        beta = st.slider("β", 0.0, 6.0, base.beta, 0.05, key=f"dif_{side}_beta_{preset}")
-        gamma = st.slider("γ", 0.0, 1.0, base.gamma, 0.05, key=f"dif_{side}_gamma_{preset}")
-        synonyms = st.checkbox("synonym stage", True, key=f"dif_{side}_syn_{preset}")
+        alpha = st.slider("α", 0.0, 1.0, step=0.05, key=f"dif_{side}_alpha")
+        beta = st.slider("β (penalty exponent)", 0.0, 6.0, step=0.05, key=f"dif_{side}_beta")
+        gamma = st.slider("γ (maximum penalty)", 0.0, 1.0, step=0.05, key=f"dif_{side}_gamma")
+        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn")
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
     return MeteorConfig.preset(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
                                name=f"{preset} (custom)" if custom else preset)
 
 
+@st.cache_data(show_spinner="Walking from A to B…", max_entries=64)
+def _difference(hyp: str, ref: str, a: dict, b: dict, order: tuple[str, ...]):
+    return explain_difference(hyp, [ref], MeteorConfig.from_dict(a), MeteorConfig.from_dict(b), order)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _drawing(hyp: str, ref: str, a: dict, b: dict, order: tuple[str, ...], side: str, title: str, marked: tuple):
+    d = _difference(hyp, ref, a, b, order)
+    return alignment_figure((d.result_a if side == "A" else d.result_b).per_reference[0], title=title,
+                            marked=set(marked))
+
+
+_start()
+
 st.title("Why do two METEORs disagree?")
 st.caption("NLTK, the Meteor 1.5 jar and the 2005 paper give different numbers for the same pair. "
            "Pick two configurations: the waterfall moves from A to B one factor at a time.")
-hyp = st.text_area("Candidate translation", EXAMPLE_HYP, key="dif_hyp", height=70)
-ref = st.text_area("Reference", EXAMPLE_REF, key="dif_ref", height=70)
+hyp = st.text_area("Candidate translation", key="dif_hyp", height=70)
+ref = st.text_area("Reference", key="dif_ref", height=70)
 c1, c2 = st.columns(2)
 with c1:
-    config_a = _config("A", "nltk")
+    config_a = _config("A")
 with c2:
-    config_b = _config("B", "meteor15")
+    config_b = _config("B")
 order = st.multiselect("Order of the factors (the attribution depends on it; unlisted ones go last)",
-                       DEFAULT_ORDER, default=list(DEFAULT_ORDER), key="dif_order")
+                       DEFAULT_ORDER, key="dif_order")
+page_state.keep(KEPT)
+st.query_params.from_dict(_url_params(config_a, config_b, order))
+st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
+             icon=":material/compare_arrows:",
+             query_params={"hyp": hyp, "ref": ref, "preset": st.session_state.dif_A,
+                           **{name: f"{getattr(config_a, name):g}" for name, _, _ in SIDE_PARAMETERS},
+                           "stages": ",".join(config_a.stages)})
 
 errors, _ = check_pair(hyp, [ref])
 for message in errors:
     st.warning(message)
 if errors:
     st.stop()
+key = (hyp, ref, config_a.to_dict(), config_b.to_dict(), tuple(order))
 try:
-    d = explain_difference(hyp, [ref], config_a, config_b, order)
+    d = _difference(*key)
     result_a, result_b = d.result_a, d.result_b
 except WordNetMissingError as exc:
     st.error(str(exc))
     st.stop()
 
 m1, m2, m3 = st.columns(3)
-m1.metric(f"A: {config_a.name}", f"{d.score_a:.4f}")
-m2.metric(f"B: {config_b.name}", f"{d.score_b:.4f}")
-m3.metric("B − A", f"{d.total:+.4f}")
+m1.metric(f"A: {config_a.name}", number(d.score_a))
+m2.metric(f"B: {config_b.name}", number(d.score_b))
+m3.metric("B − A", number(d.total, signed=True))
 st.info(d.summary())
 st.plotly_chart(difference_views.waterfall_figure(d), key="dif_waterfall")
 st.dataframe(difference_views.steps_table(d), hide_index=True, key="dif_steps",
              column_config={c: st.column_config.NumberColumn(format="%.4f")
-                            for c in ("share of the gap", "precision", "recall", "fmean", "penalty", "score")})
+                            for c in ("precision", "recall", "fmean", "penalty", "score")})
 
 st.subheader("Both alignments")
 same_tokens = result_a.hyp_tokens == result_b.hyp_tokens and result_a.ref_tokens == result_b.ref_tokens
@@ -77,9 +162,7 @@ else:
     only_a = only_b = set()
     st.caption("The two tokenise the text differently, so the drawings have different token positions; "
                "the tokenisation step of the waterfall shows what that costs.")
-st.plotly_chart(alignment_figure(result_a.per_reference[0], title=f"A: {config_a.name}", marked=only_a),
-                width="content", key="dif_align_a")
-st.plotly_chart(alignment_figure(result_b.per_reference[0], title=f"B: {config_b.name}", marked=only_b),
-                width="content", key="dif_align_b")
+st.plotly_chart(_drawing(*key, "A", f"A: {config_a.name}", tuple(sorted(only_a))), width="content", key="dif_align_a")
+st.plotly_chart(_drawing(*key, "B", f"B: {config_b.name}", tuple(sorted(only_b))), width="content", key="dif_align_b")
 st.subheader("Every term side by side")
 st.dataframe(difference_views.terms_side_by_side(d, result_a, result_b), hide_index=True, key="dif_terms")

@@ -1,33 +1,47 @@
 """Explore one pair: type a candidate and references, see the alignment and every term of the score.
 
 This page only wires inputs to meteor_core and meteor_core results to the views in components/.
-User text is only ever shown through widgets, dataframes and escaped Plotly labels, never as
-HTML or Markdown.
+User text is only ever shown through widgets, dataframes, st.text and escaped Plotly labels,
+never as HTML or Markdown.
+
+Speed: scores and figures are cached per (input, configuration); the views are lazy tabs, so a
+rerun builds only the open one. State: the inputs are kept across pages (page_state) and
+mirrored in the URL, so a link reopens the same pair.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from components import alignment_chart, breakdown, tables
+from app_pages import page_state
+from components import alignment_chart, alignment_export, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError, score
 from meteor_core.config import DEFAULT_STAGES as STAGES, PRESET_NAMES
-from meteor_core.explain import diff_alignments
+from meteor_core.explain import diff_alignments, lesson, number
+from meteor_core.export import alignment_json, alignment_tsv
 
+PAGE = "explore"
 PRESETS = PRESET_NAMES
 DEFAULT = EXAMPLES[0]
 NO_EXAMPLE = "(your own text)"
+PARAMETERS = (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0), ("delta", 0.0, 1.0))
+VIEWS = ("Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK", "Export")
+# Widget keys whose values outlive a visit to another page (ref_k and the reference chooser are added per run).
+KEPT = ("hyp", "example", "preset", "alpha", "beta", "gamma", "delta", "paraphrase_path", "stage_paraphrase",
+        "view", "nltk_same_tokens", *(f"stage_{s}" for s in STAGES))
 
-# --- state: widget values live in st.session_state and are mirrored in the URL ----------------
+# --- state: widget values live in st.session_state, are kept across pages and mirrored in the URL --
 
 
-def _defaults_from_url() -> None:
-    """First run of a session: take inputs from the query parameters (a shared link)."""
-    if "hyp" in st.session_state:
-        return
+def _from_url() -> None:
+    """Inputs from the query parameters (a shared link, or the difference page's link back)."""
     q = st.query_params
-    refs = q.get_all("ref") or list(DEFAULT.references)
+    if "a" in q:  # the difference page's parameters, not a pair for this page
+        q = {}
+    refs = (q.get_all("ref") if q else []) or list(DEFAULT.references)
     st.session_state.hyp = q.get("hyp", DEFAULT.hypothesis)
     st.session_state.n_refs = len(refs)
     for k, r in enumerate(refs):
@@ -35,17 +49,37 @@ def _defaults_from_url() -> None:
     preset = q.get("preset", "meteor2005")
     st.session_state.preset = preset if preset in PRESETS else "meteor2005"
     base = MeteorConfig.preset(st.session_state.preset)
-    for name, lo, hi in (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0), ("delta", 0.0, 1.0)):
+    for name, lo, hi in PARAMETERS:
         try:
             value = float(q.get(name, getattr(base, name)))
         except ValueError:
             value = getattr(base, name)
-        st.session_state[name] = min(max(value, lo), hi)
+        st.session_state[name] = min(max(value, lo), hi) if value == value else getattr(base, name)  # NaN
     stages = q.get("stages")
     chosen = stages.split(",") if stages is not None else list(base.stages)
     for stage in STAGES:
         st.session_state[f"stage_{stage}"] = stage in chosen
     st.session_state.example = NO_EXAMPLE if "hyp" in q else DEFAULT.title
+
+
+def _start() -> None:
+    """Before any widget: give back what Streamlit dropped while another page was shown; a new
+    session, or a link carrying a pair (the difference page's), starts from the URL; else the
+    default example."""
+    entered = page_state.entered(PAGE)
+    page_state.restore(KEPT + tuple(f"ref_{k}" for k in range(st.session_state.get("n_refs", 0))))
+    linked = "hyp" in st.query_params and "a" not in st.query_params  # "a": the difference page's own URL
+    if "hyp" not in st.session_state or (entered and linked):
+        _from_url()  # a new session, or the page opened by a link carrying a pair
+    # The example selector names an example only while the text is still that example's.
+    example = BY_TITLE.get(st.session_state.get("example"))
+    if example is not None and _texts() != (example.hypothesis, example.references):
+        st.session_state.example = NO_EXAMPLE
+
+
+def _texts() -> tuple[str, tuple[str, ...]]:
+    return (st.session_state.get("hyp", ""),
+            tuple(st.session_state.get(f"ref_{k}", "") for k in range(st.session_state.get("n_refs", 1))))
 
 
 def _load_example() -> None:
@@ -75,18 +109,23 @@ def _remove_reference() -> None:
     if st.session_state.n_refs > 1:
         st.session_state.n_refs -= 1
         st.session_state.pop(f"ref_{st.session_state.n_refs}", None)
+        st.session_state.pop(page_state.PREFIX + f"ref_{st.session_state.n_refs}", None)
 
 
-def _mirror_to_url(hyp: str, refs: list[str], config: MeteorConfig) -> None:
-    st.query_params.from_dict({
+def _url_params(hyp: str, refs: list[str], config: MeteorConfig) -> dict:
+    return {
         "hyp": hyp, "ref": refs, "preset": st.session_state.preset,
         "alpha": f"{config.alpha:g}", "beta": f"{config.beta:g}", "gamma": f"{config.gamma:g}",
         **({"delta": f"{config.delta:g}"} if config.scoring == "meteor1x" else {}),
         "stages": ",".join(config.stages),
-    })
+    }
 
 
-_defaults_from_url()
+def _mirror_to_url(params: dict) -> None:
+    st.query_params.from_dict(params)
+
+
+_start()
 
 # --- inputs --------------------------------------------------------------------------------
 
@@ -98,9 +137,12 @@ with st.sidebar:
                  help="meteor2005: the paper's optimal alignment. nltk: a faithful copy of "
                       "nltk.translate.meteor_score (whitespace tokens, greedy alignment). meteor15: "
                       "Meteor 1.5's English defaults (weighted matches, δ, its beam aligner).")
-    st.slider("α (recall weight in Fmean)", 0.0, 1.0, step=0.05, key="alpha")
-    st.slider("β (penalty exponent)", 0.0, 6.0, step=0.05, key="beta")
-    st.slider("γ (maximum penalty)", 0.0, 1.0, step=0.05, key="gamma")
+    st.slider("α (weight of precision in Fmean's denominator; high α favours recall)", 0.0, 1.0, step=0.05,
+              key="alpha")
+    st.slider("β (penalty exponent: the shape of the penalty curve)", 0.0, 6.0, step=0.05, key="beta",
+              help="Pen = γ·(c/m)^β. β > 1 (2005: 3) barely penalises a few chunks and punishes many; β < 1 "
+                   "(Meteor 1.5: 0.2) penalises the first breaks of word order almost fully.")
+    st.slider("γ (maximum penalty, reached when every match is its own chunk)", 0.0, 1.0, step=0.05, key="gamma")
     if st.session_state.preset == "meteor15":
         st.slider("δ (content-word weight)", 0.0, 1.0, step=0.05, key="delta",
                   help="Meteor 1.x: content words count δ, function words 1 − δ.")
@@ -119,21 +161,21 @@ with st.sidebar:
 
 st.title("METEOR Explorer")
 example = BY_TITLE.get(st.session_state.example)
-current_refs = [st.session_state.get(f"ref_{k}", "") for k in range(st.session_state.n_refs)]
-if example is not None and (st.session_state.hyp, tuple(current_refs)) == (example.hypothesis, example.references):
-    st.info(f"Example: {example.title}. {example.lesson}")  # only while the text is still the example's
+if example is not None:  # only while the text is still the example's (see _start)
+    note = "" if example.preset == st.session_state.preset else (
+        f" (The lesson is told for the {example.preset} preset; the numbers below are {st.session_state.preset}'s.)")
+    st.info(f"Example: {example.title}. {example.lesson}{note}")
 
 hyp = st.text_area("Candidate translation", key="hyp", height=80)
 refs = [st.text_area(f"Reference {k + 1}", key=f"ref_{k}", height=80) for k in range(st.session_state.n_refs)]
 left, right, _ = st.columns([1, 1.4, 3])
 left.button("Add reference", on_click=_add_reference)
 right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
+page_state.keep(KEPT + tuple(f"ref_{k}" for k in range(st.session_state.n_refs)))
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
 paraphrase = {}
 if paraphrase_path and st.session_state.get("stage_paraphrase"):
-    from pathlib import Path
-
     if Path(paraphrase_path).is_file():
         stages += ("paraphrase",)
         paraphrase = {"paraphrase_table": paraphrase_path}
@@ -143,7 +185,7 @@ config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alp
                              beta=st.session_state.beta, gamma=st.session_state.gamma, stages=stages,
                              **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}),
                              **paraphrase)
-_mirror_to_url(hyp, refs, config)
+_mirror_to_url(_url_params(hyp, refs, config))
 
 errors, warnings = check_pair(hyp, refs)
 for message in errors:
@@ -161,6 +203,15 @@ def _score(hyp: str, refs: tuple[str, ...], config_dict: dict):
     return score(hyp, list(refs), MeteorConfig.from_dict(config_dict))
 
 
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _figure(hyp: str, refs: tuple[str, ...], config_dict: dict, shown: int, title: str | None = None,
+            marked: tuple = ()):
+    """The drawing of one (input, configuration, reference): built once, shared (never mutated:
+    st.plotly_chart copies it)."""
+    pair = _score(hyp, refs, config_dict).per_reference[shown]
+    return alignment_chart.alignment_figure(pair, title=title, marked=set(marked))
+
+
 try:
     result = _score(hyp, tuple(kept_refs), config.to_dict())
 except WordNetMissingError as exc:
@@ -173,80 +224,129 @@ except ValueError as exc:  # e.g. an unreadable paraphrase table
 
 # --- results -------------------------------------------------------------------------------
 
-cols = st.columns(6)
-cols[0].metric("METEOR", f"{result.score:.4f}")
-cols[1].metric("Precision", f"{result.precision:.4f}")
-cols[2].metric("Recall", f"{result.recall:.4f}")
-cols[3].metric("Fmean", f"{result.fmean:.4f}")
-cols[4].metric("Penalty", f"{result.penalty:.4f}")
-cols[5].metric("Chunks / matches", f"{result.chunks} / {result.matches}")
-if len(kept_refs) > 1:
-    st.caption(f"Best of {len(kept_refs)} references: reference {ref_numbers[result.best_reference] + 1}.")
-if not result.optimal and config.aligner == "optimal":
-    st.warning("The alignment search hit its time budget: this alignment is the best found, not proven optimal.")
-
 shown = result.best_reference
 if len(kept_refs) > 1:
     labels = [f"Reference {ref_numbers[k] + 1}" + (" (best)" if k == result.best_reference else "")
               for k in range(len(kept_refs))]
-    shown = st.selectbox("Draw the alignment against", range(len(kept_refs)), index=result.best_reference,
-                         format_func=lambda k: labels[k], key=f"shown_reference_{len(kept_refs)}")
+    chooser = f"shown_reference_{len(kept_refs)}"
+    page_state.restore([chooser])
+    if st.session_state.get(chooser, len(kept_refs)) >= len(kept_refs):
+        st.session_state[chooser] = result.best_reference
+    shown = st.selectbox("Scores and drawing against", range(len(kept_refs)), format_func=lambda k: labels[k],
+                         key=chooser)
+    page_state.keep([chooser])
 pair = result.per_reference[shown]
 
-tab_align, tab_score, tab_words, tab_refs, tab_compare = st.tabs(
-    ["Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK"])
+cols = st.columns(6)
+cols[0].metric("METEOR", number(pair.score))
+cols[1].metric("Precision", number(pair.precision))
+cols[2].metric("Recall", number(pair.recall))
+cols[3].metric("Fmean", number(pair.fmean))
+cols[4].metric("Penalty", number(pair.penalty))
+cols[5].metric("Chunks / matches", f"{pair.chunks} / {pair.matches}")
+if len(kept_refs) > 1:
+    best = ref_numbers[result.best_reference] + 1
+    st.caption(f"The segment's score is the best of {len(kept_refs)} references: reference {best} "
+               f"({number(result.score)}). The numbers above and the views below are for reference "
+               f"{ref_numbers[shown] + 1}.")
+if not result.optimal and config.aligner == "optimal":
+    st.warning("The alignment search hit its time budget: this alignment is the best found, not proven optimal.")
 
-with tab_align:
-    st.plotly_chart(alignment_chart.alignment_figure(pair), width="content", key="alignment_chart")
-    st.caption(f"{pair.matches} matches in {pair.chunks} chunk(s), {pair.crossings} crossing line(s). "
-               "Hover a line for the stage and the word, stem or synset that links the two words. "
-               "Drag to scroll long sentences.")
+other = "nltk" if st.session_state.preset != "nltk" else "meteor15"
+st.page_link("app_pages/difference.py", icon=":material/difference:",
+             label=f"Why would another METEOR score this pair differently? Open it in the difference page "
+                   f"({st.session_state.preset} vs {other})",
+             query_params={"hyp": hyp, "ref": kept_refs[shown], "a": st.session_state.preset, "b": other,
+                           **{f"a_{name}": f"{getattr(config, name):g}" for name in ("alpha", "beta", "gamma")},
+                           "a_syn": "1" if "synonym" in config.stages else "0"})
 
-with tab_score:
-    st.dataframe(breakdown.terms_table(pair, config), hide_index=True, width="stretch")
-    st.plotly_chart(breakdown.waterfall_figure(pair), key="waterfall_chart")
-    st.subheader("What each stage added")
-    st.dataframe(breakdown.stage_table(pair, config), hide_index=True)
+tabs = dict(zip(VIEWS, st.tabs(VIEWS, key="view", on_change="rerun")))
+page_state.keep(["view"])
+config_dict = config.to_dict()
 
-with tab_words:
-    st.dataframe(tables.word_table(pair), hide_index=True, width="stretch")
+if tabs["Alignment"].open:
+    with tabs["Alignment"]:
+        st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="content", key="alignment_chart")
+        st.caption(f"{pair.matches} matches in {pair.chunks} chunk(s), {pair.crossings} crossing line(s). "
+                   "Hover a line for the stage and the word, stem or synset that links the two words. "
+                   "Long sentences: labels alternate between two lines; drag, or use the slider, to scroll.")
+        words, curve = st.columns([3, 2])
+        with words:
+            st.subheader("What this drawing says")
+            for sentence in lesson(pair, config):
+                st.text(sentence)  # holds the pair's own words: plain text, never Markdown
+            st.markdown("**What each stage added**")
+            st.dataframe(breakdown.stage_table(pair, config), hide_index=True, key="stage_table")
+        with curve:
+            st.plotly_chart(breakdown.penalty_curve_figure(pair, config), key="penalty_curve")
 
-with tab_refs:
-    st.dataframe(tables.reference_table(result), hide_index=True)
+if tabs["Score breakdown"].open:
+    with tabs["Score breakdown"]:
+        st.dataframe(breakdown.terms_table(pair, config), hide_index=True, width="stretch")
+        st.plotly_chart(breakdown.waterfall_figure(pair), key="waterfall_chart")
 
-with tab_compare:
-    same_tokens = st.toggle("NLTK side on the same tokens (isolates the aligner)", value=False,
-                            help="Off: exactly what nltk.translate.meteor_score gives, on whitespace tokens. "
-                                 "On: NLTK's greedy alignment run on meteor2005's tokens, so the two "
-                                 "alignments can be compared word for word.")
-    plain_stages = tuple(s for s in stages if s != "paraphrase")  # neither has a paraphrase stage
-    base_2005 = MeteorConfig.meteor2005(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=plain_stages)
-    nltk_config = MeteorConfig.nltk(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=plain_stages,
-                                    **({"tokenizer": base_2005.tokenizer} if same_tokens else {}))
-    a = _score(hyp, tuple(kept_refs), base_2005.to_dict())
-    b = _score(hyp, tuple(kept_refs), nltk_config.to_dict())
-    pa, pb = a.per_reference[shown], b.per_reference[shown]
-    comparable = pa.hyp_tokens == pb.hyp_tokens and pa.ref_tokens == pb.ref_tokens
-    c1, c2 = st.columns(2)
-    c1.metric("meteor2005", f"{pa.score:.4f}")
-    c2.metric("nltk", f"{pb.score:.4f}", delta=f"{pb.score - pa.score:+.4f}", delta_color="off")
-    if comparable:
-        diff = diff_alignments(pa.alignment, pb.alignment)
-        only_a, only_b = diff.differing_pairs()
-        if diff.identical:
-            st.success("The two alignments are identical.")
+if tabs["Words"].open:
+    with tabs["Words"]:
+        st.dataframe(tables.word_table(pair), hide_index=True, width="stretch")
+
+if tabs["References"].open:
+    with tabs["References"]:
+        st.dataframe(tables.reference_table(result), hide_index=True)
+
+if tabs["meteor2005 vs NLTK"].open:
+    with tabs["meteor2005 vs NLTK"]:
+        same_tokens = st.toggle("NLTK side on the same tokens (isolates the aligner)", key="nltk_same_tokens",
+                                help="Off: exactly what nltk.translate.meteor_score gives, on whitespace tokens. "
+                                     "On: NLTK's greedy alignment run on meteor2005's tokens, so the two "
+                                     "alignments can be compared word for word.")
+        page_state.keep(["nltk_same_tokens"])
+        plain_stages = tuple(s for s in stages if s != "paraphrase")  # neither has a paraphrase stage
+        base_2005 = MeteorConfig.meteor2005(alpha=config.alpha, beta=config.beta, gamma=config.gamma,
+                                            stages=plain_stages)
+        nltk_config = MeteorConfig.nltk(alpha=config.alpha, beta=config.beta, gamma=config.gamma, stages=plain_stages,
+                                        **({"tokenizer": base_2005.tokenizer} if same_tokens else {}))
+        a = _score(hyp, tuple(kept_refs), base_2005.to_dict())
+        b = _score(hyp, tuple(kept_refs), nltk_config.to_dict())
+        pa, pb = a.per_reference[shown], b.per_reference[shown]
+        comparable = pa.hyp_tokens == pb.hyp_tokens and pa.ref_tokens == pb.ref_tokens
+        c1, c2 = st.columns(2)
+        c1.metric("meteor2005", number(pa.score))
+        c2.metric("nltk", number(pb.score), delta=number(pb.score - pa.score, signed=True), delta_color="off")
+        if comparable:
+            diff = diff_alignments(pa.alignment, pb.alignment)
+            only_a, only_b = diff.differing_pairs()
+            if diff.identical:
+                st.success("The two alignments are identical.")
+            else:
+                st.info(f"The alignments differ: {len(diff.only_a)} match(es) only in meteor2005, "
+                        f"{len(diff.only_b)} only in NLTK, {len(diff.stage_differs)} found by a different stage. "
+                        "Differing lines are dashed.")
         else:
-            st.info(f"The alignments differ: {len(diff.only_a)} match(es) only in meteor2005, "
-                    f"{len(diff.only_b)} only in NLTK, {len(diff.stage_differs)} found by a different stage. "
-                    "Differing lines are dashed.")
-    else:
-        only_a = only_b = set()
-        st.info(f"The tokenisations differ ({len(pa.hyp_tokens)}+{len(pa.ref_tokens)} tokens vs "
-                f"{len(pb.hyp_tokens)}+{len(pb.ref_tokens)}), so lines are not compared one by one. "
-                "Turn on 'same tokens' to compare the aligners alone.")
-    st.plotly_chart(alignment_chart.alignment_figure(pa, title="meteor2005 (optimal alignment)", marked=only_a),
-                    width="content", key="compare_a")
-    st.plotly_chart(alignment_chart.alignment_figure(pb, title="NLTK (greedy alignment)", marked=only_b),
-                    width="content", key="compare_b")
+            only_a = only_b = set()
+            st.info(f"The tokenisations differ ({len(pa.hyp_tokens)}+{len(pa.ref_tokens)} tokens vs "
+                    f"{len(pb.hyp_tokens)}+{len(pb.ref_tokens)}), so lines are not compared one by one. "
+                    "Turn on 'same tokens' to compare the aligners alone.")
+        st.plotly_chart(_figure(hyp, tuple(kept_refs), base_2005.to_dict(), shown, "meteor2005 (optimal alignment)",
+                                tuple(sorted(only_a))), width="content", key="compare_a")
+        st.plotly_chart(_figure(hyp, tuple(kept_refs), nltk_config.to_dict(), shown, "NLTK (greedy alignment)",
+                                tuple(sorted(only_b))), width="content", key="compare_b")
+
+if tabs["Export"].open:
+    with tabs["Export"]:
+        st.caption("The alignment drawn above (reference shown), as files: pictures for slides, data for "
+                   "scripts, TikZ for LaTeX papers.")
+        name = "meteor-alignment"
+        e1, e2, e3, e4, e5 = st.columns(5)
+        e1.download_button("PNG", lambda: alignment_export.alignment_png(pair), f"{name}.png", "image/png",
+                           key="export_png", on_click="ignore")
+        e2.download_button("SVG", lambda: alignment_export.alignment_svg(pair), f"{name}.svg", "image/svg+xml",
+                           key="export_svg", on_click="ignore")
+        e3.download_button("JSON", lambda: alignment_json(pair, config.signature()), f"{name}.json",
+                           "application/json", key="export_json", on_click="ignore")
+        e4.download_button("TSV rows", lambda: alignment_tsv(pair), f"{name}.tsv", "text/tab-separated-values",
+                           key="export_tsv", on_click="ignore")
+        e5.download_button("TikZ (LaTeX)", lambda: alignment_export.alignment_tikz(pair), f"{name}.tex",
+                           "text/x-tex", key="export_tikz", on_click="ignore")
+        st.code(alignment_tsv(pair), language=None)
 
 st.caption(f"Signature: {result.signature}")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from meteor_core.explain import score_terms, stage_contributions
+from meteor_core.explain import number, penalty_curve, score_terms, stage_contributions
 
 
 def terms_table(result, config) -> pd.DataFrame:
     rows = [{"term": t.name, "symbol": t.symbol, "formula": t.formula, "with the numbers": t.substituted,
-             "value": "" if t.value is None else str(t.value) if isinstance(t.value, int) else f"{t.value:.4f}"}
+             "value": "" if t.value is None else str(t.value) if isinstance(t.value, int) else number(t.value)}
             for t in score_terms(result, config)]
     return pd.DataFrame(rows)
 
@@ -25,7 +25,7 @@ def waterfall_figure(result) -> go.Figure:
         measure=["absolute", "relative", "total", "relative", "total"],
         x=["perfect match", "unmatched words (1 − Fmean)", "Fmean", "fragmentation (Fmean·Pen)", "METEOR"],
         y=[1.0, -(1.0 - f), 0, -(f * pen), 0],
-        text=["1.0000", f"−{1 - f:.4f}", f"{f:.4f}", f"−{f * pen:.4f}", f"{s:.4f}"],
+        text=["1.0000", number(-(1 - f), signed=True), number(f), number(-(f * pen), signed=True), number(s)],
         textposition="outside",
         connector=dict(line=dict(color="#999", width=1)),
         decreasing=dict(marker=dict(color="#d62728")),
@@ -39,6 +39,29 @@ def waterfall_figure(result) -> go.Figure:
 
 def stage_table(result, config) -> pd.DataFrame:
     rows = [{"stage": c.stage, "matches added": c.added, "matches so far": c.matches, "chunks so far": c.chunks,
-             "score with stages so far": round(c.score, 4), "score gained": round(c.gain, 4)}
+             "score with stages so far": number(c.score), "score gained": number(c.gain, signed=True)}
             for c in stage_contributions(result, config)]
     return pd.DataFrame(rows)
+
+
+def penalty_curve_figure(result, config) -> go.Figure:
+    """The penalty (and the score) this pair would get with 1, 2, … chunks, its own marked."""
+    points = penalty_curve(result, config)
+    fig = go.Figure()
+    if points:
+        xs = [p.chunks for p in points]
+        fig.add_trace(go.Scatter(x=xs, y=[p.penalty for p in points], mode="lines+markers", name="penalty",
+                                 line=dict(color="#d62728"), marker=dict(size=5),
+                                 hovertemplate="%{x} chunks: penalty %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=xs, y=[p.score for p in points], mode="lines", name="score",
+                                 line=dict(color="#1f77b4", dash="dot"),
+                                 hovertemplate="%{x} chunks: score %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=[result.chunks], y=[result.penalty], mode="markers+text", name="this pair",
+                                 marker=dict(size=13, color="#d62728", line=dict(width=2, color="#111")),
+                                 text=[f"this pair: {result.chunks}"], textposition="top left",
+                                 hovertemplate="this pair: %{x} chunks, penalty %{y:.4f}<extra></extra>"))
+    fig.update_layout(height=260, margin=dict(l=10, r=10, t=36, b=10), showlegend=True,
+                      legend=dict(orientation="h", y=-0.25), title=dict(text="Penalty against chunks", x=0.01),
+                      xaxis=dict(title="chunks", dtick=max(1, len(points) // 10) if points else 1),
+                      yaxis=dict(range=[0, 1.02], title=None))
+    return fig

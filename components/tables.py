@@ -1,4 +1,7 @@
-"""Tables of one result: every token with its partner, stage and chunk; every reference's score."""
+"""Tables of one result: every token with its partner, stage and chunk; every reference's score.
+
+Cells with nothing to say are empty strings (text) or missing integers, never None: a table
+widget shows a Python None as the word "None"."""
 from __future__ import annotations
 
 import pandas as pd
@@ -19,9 +22,9 @@ def word_table(result) -> pd.DataFrame:
             partner = None if m is None else others[0]
             rows.append({
                 "side": side, "position": k, "token": token, "matched": m is not None,
-                "partner": None if m is None else " ".join(other_tokens[o] for o in others),
-                "partner position": partner, "stage": None if m is None else m.stage,
-                "via": None if m is None else m.via, "chunk": None if k not in chunks else chunks[k] + 1,
+                "partner": "" if m is None else " ".join(other_tokens[o] for o in others),
+                "partner position": partner, "stage": "" if m is None else m.stage,
+                "via": "" if m is None else m.via, "chunk": None if k not in chunks else chunks[k] + 1,
             })
     df = pd.DataFrame(rows)
     return df.astype({"partner position": "Int64", "chunk": "Int64"})

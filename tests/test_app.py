@@ -20,6 +20,16 @@ def metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
 
 
+def view(at, name):
+    """Open one of the lazy tabs (only the open one is built)."""
+    at.session_state["view"] = name
+    return at.run()
+
+
+def caption_with(at, text):
+    return next(c.value for c in at.caption if text in c.value)
+
+
 def enter(at, hyp, *refs):
     at.text_area(key="hyp").input(hyp)
     for k, r in enumerate(refs):
@@ -30,10 +40,17 @@ def enter(at, hyp, *refs):
 def test_default_example_renders_everything(at):
     assert not at.exception
     assert metric(at, "METEOR") == "0.9985"
-    assert [t.label for t in at.tabs] == ["Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK"]
-    assert len(at.get("plotly_chart")) == 4  # alignment, waterfall, the two compared alignments
+    assert [t.label for t in at.tabs] == ["Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK",
+                                          "Export"]
     assert "Synonym match" in at.info[0].value
-    assert len(at.dataframe) == 4  # terms, stages, words, references
+    # only the open view is built: the drawing and the penalty curve, the stage table
+    assert len(at.get("plotly_chart")) == 2 and len(at.dataframe) == 1
+    built = {}
+    for name in ("Score breakdown", "Words", "References", "meteor2005 vs NLTK"):
+        view(at, name)
+        assert not at.exception
+        built[name] = (len(at.get("plotly_chart")), len(at.dataframe))
+    assert built == {"Score breakdown": (1, 1), "Words": (0, 1), "References": (0, 1), "meteor2005 vs NLTK": (2, 0)}
 
 
 def test_typing_a_pair_updates_the_numbers(at):
@@ -41,8 +58,8 @@ def test_typing_a_pair_updates_the_numbers(at):
     expected = score(*CROSSING)
     assert metric(at, "METEOR") == f"{expected.score:.4f}"
     assert metric(at, "Chunks / matches") == "1 / 6"
-    assert "6 matches in 1 chunk(s), 0 crossing line(s)" in at.caption[0].value
-    words = at.dataframe[2].value
+    assert "6 matches in 1 chunk(s), 0 crossing line(s)" in caption_with(at, "chunk(s)")
+    words = view(at, "Words").dataframe[0].value
     assert list(words.token[:6]) == "the cat sat on the mat".split()
 
 
@@ -80,12 +97,13 @@ def test_several_references_and_switching_the_drawing(at):
     assert len(at.text_area) == 3
     enter(at, "the cat sat on the mat", "a dog ran", "the cat sat on a mat")
     assert "reference 2" in " ".join(c.value for c in at.caption)
-    refs = at.dataframe[3].value
+    refs = view(at, "References").dataframe[0].value
     assert list(refs.best) == [False, True]
+    view(at, "Alignment")
     chooser = at.selectbox(key="shown_reference_2")
     assert chooser.value == 1
     chooser.set_value(0).run()
-    assert "0 matches" in next(c.value for c in at.caption if "chunk(s)" in c.value)
+    assert "0 matches" in caption_with(at, "chunk(s)")
     remove = next(b for b in at.button if b.label == "Remove last reference")
     remove.click().run()
     assert len(at.text_area) == 2 and not at.exception
@@ -122,6 +140,7 @@ def test_bad_url_values_fall_back():
 
 
 def test_compare_tab_marks_the_differences(at):
+    view(at, "meteor2005 vs NLTK")
     enter(at, *CROSSING)
     info = " ".join(i.value for i in at.info)
     assert "2 match(es) only in meteor2005, 2 only in NLTK" in info
@@ -148,7 +167,7 @@ def test_markup_is_shown_as_text(at):
     enter(at, "<b>bold</b> <script>alert(1)</script>", "bold **stars** [link](http://x)")
     assert not at.exception
     assert not at.markdown or all("<script>" not in m.value for m in at.markdown)
-    assert "< script >" in " ".join(at.dataframe[2].value.token)  # shown, as tokens, in the word table
+    assert "< script >" in " ".join(view(at, "Words").dataframe[0].value.token)  # shown, as tokens, in the word table
 
 
 def test_missing_wordnet_is_said_clearly(at, monkeypatch):
@@ -169,7 +188,7 @@ def test_meteor15_preset_shows_the_1x_terms(at):
     hyp, ref = "the big dog barked at the postman", "the large dog barked at the mailman"
     assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15()).score:.4f}"
     assert at.slider(key="beta").value == 0.2 and at.slider(key="delta").value == 0.75
-    terms = at.dataframe[0].value
+    terms = view(at, "Score breakdown").dataframe[0].value
     assert {"δ", "m_h", "|h|", "w"} <= set(terms.symbol)
     at.slider(key="delta").set_value(0.5).run()
     assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(delta=0.5)).score:.4f}"
@@ -188,7 +207,7 @@ def test_meteor15_with_a_paraphrase_table(at, tmp_path):
     config = MeteorConfig.meteor15(stages=("exact", "stem", "synonym", "paraphrase"), paraphrase_table=str(table))
     expected = score("we have a lot of time", ["we have many time"], config)
     assert metric(at, "METEOR") == f"{expected.score:.4f}" and expected.score > without
-    words = at.dataframe[2].value
+    words = view(at, "Words").dataframe[0].value
     assert "paraphrase" in set(words.stage.dropna())
     at.text_input(key="paraphrase_path").input(str(tmp_path / "missing.gz")).run()
     assert any("No paraphrase table" in w.value for w in at.warning) and not at.exception

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..config import MeteorConfig
+from ..explain import number, rounds_to_zero
 from ..scorer import score, score_corpus
 
 # factor -> the MeteorConfig fields it covers (every field but ``name``, so the walk ends at B)
@@ -140,13 +141,14 @@ def summarise(d: Difference) -> str:
     ranked = sorted(d.steps, key=lambda s: -abs(s.delta))
     top = ranked[0]
     lead = ("most of the gap" if abs(top.delta) >= 0.5 * sum(abs(s.delta) for s in d.steps) else "the largest part")
-    words = [f"{d.config_b.name} scores {d.score_b:.4f} and {d.config_a.name} {d.score_a:.4f} "
-             f"(difference {d.total:+.4f}). Going from {d.config_a.name} to {d.config_b.name}, "
-             f"{lead} ({top.delta:+.4f}) comes from {top.factor}: {WHY[top.factor]} ({top.change})."]
-    rest = [s for s in ranked[1:] if abs(s.delta) >= 0.0005]
+    words = [f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
+             f"(difference {number(d.total, signed=True)}). Going from {d.config_a.name} to {d.config_b.name}, "
+             f"{lead} ({number(top.delta, signed=True)}) comes from {top.factor}: {WHY[top.factor]} ({top.change})."]
+    # "No visible difference" only for what shows as zero at the 4 decimals every table uses.
+    rest = [s for s in ranked[1:] if not rounds_to_zero(s.delta)]
     if rest:
-        words.append("Then " + ", ".join(f"{s.factor} {s.delta:+.4f}" for s in rest) + ".")
-    silent = [s.factor for s in ranked[1:] if abs(s.delta) < 0.0005]
+        words.append("Then " + ", ".join(f"{s.factor} {number(s.delta, signed=True)}" for s in rest) + ".")
+    silent = [s.factor for s in ranked[1:] if rounds_to_zero(s.delta)]
     if silent:
         words.append(f"Changing {', '.join(silent)} makes no visible difference here.")
     words.append(f"Factors taken in this order: {', '.join(s.factor for s in d.steps)}; "
