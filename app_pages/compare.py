@@ -1,25 +1,64 @@
 """Compare systems over a test set: corpus table, paired bootstrap, segment table with filters,
 charts, any segment opened in the pair view for every system on the same reference, and the
-difference waterfall of one system's corpus score under two configurations."""
+difference waterfall of one system's corpus score under two configurations.
+
+Layout: one small function per section, called in order at the bottom; the views are in
+components/compare_views.py. To add a section, write a function taking the ``Loaded`` data (and
+what it needs of the selections) and call it where it belongs.
+
+Speed: a test set is scored once per (data, configuration) and kept in the session; everything
+drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
+rebuilds only what changed. The segment table with its charts and the segment view are
+fragments: changing a filter or opening a segment reruns that part only.
+
+State: every choice and the uploaded files are kept across pages (page_state; uploads by name and
+bytes, since Streamlit's uploader forgets its files when its page is left).
+"""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from app_pages import page_state
 from components import compare_views
 from components.alignment_chart import alignment_figure
+from components.inputs import system_names
 from meteor_core import MeteorConfig, WordNetMissingError
-from meteor_core.config import PRESET_NAMES
 from meteor_core.analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from meteor_core.config import PRESET_NAMES
+from meteor_core.explain import number
 from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
 
+PAGE = "compare"
 DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
 SOURCES = ("Bundled demo: TED Slovak→English, 1,200 segments, 2 systems",
            "Upload files (one segment a line)", "Upload one table (TSV, CSV or JSONL)")
-LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGMENTS:,} lines each; "
-          "every file must have the same number of lines.")
+LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGMENTS:,} lines each, any file "
+          "name (.txt, .en, .de, .hyp, .ref, …); every file must have the same number of lines.")
+MAX_MIB = MAX_FILE_BYTES // 2**20
+UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table")
+KEPT = ("cmp_preset", "cmp_synonyms", "cmp_source", "cmp_a", "cmp_b", "cmp_samples", "cmp_seed", "cmp_score_range",
+        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_w_system", "cmp_w_a", "cmp_w_b")
+
+
+@dataclass
+class Loaded:
+    """The test set and its scores: what every section draws from."""
+    systems: dict[str, list[str]]
+    references: list[list[str]]
+    config: MeteorConfig
+    key: str  # identifies (data, configuration): keys every cache below
+    comparison: object  # meteor_core.analysis.compare.SystemComparison
+
+    @property
+    def names(self) -> list[str]:
+        return self.comparison.names
+
+
+# --- loading and scoring -----------------------------------------------------------------------
 
 
 @st.cache_data(show_spinner=False)  # read once, not on every rerun that a filter causes
@@ -29,19 +68,45 @@ def _load_demo():
     return systems, [[r] for r in refs]
 
 
+def _files(key: str, uploaded) -> list[tuple[str, bytes]]:
+    """The files of uploader ``key`` as (name, bytes), kept in the session: a page visited again
+    gets the files back (the uploader itself starts empty), while files the user removes from
+    the uploader are forgotten."""
+    store = st.session_state.setdefault("cmp_uploads", {})
+    files = uploaded if isinstance(uploaded, list) else ([uploaded] if uploaded is not None else [])
+    if files:
+        store[key] = [(f.name, f.getvalue()) for f in files]
+    elif st.session_state.get(f"_cmp_shown_{key}"):  # it was on screen and is empty now: removed
+        store.pop(key, None)
+    st.session_state[f"_cmp_shown_{key}"] = True
+    if not files and store.get(key):
+        st.caption("Using the file(s) uploaded earlier in this session: "
+                   + ", ".join(name for name, _ in store[key]) + ". Upload again to replace them.")
+    return store.get(key, [])
+
+
+def _forget_uploader_visibility() -> None:
+    """After a page switch the uploaders start empty without the user having removed anything."""
+    if page_state.entered(PAGE):
+        for key in UPLOADERS:
+            st.session_state.pop(f"_cmp_shown_{key}", None)
+
+
 def _load_files(ref_files, sys_files):
     if not ref_files:
         raise InputError("Upload at least one reference file.")
-    if len(sys_files or []) < 2:
+    if len(sys_files) < 2:
         raise InputError("Upload two or more system output files.")
-    return load_test_set([(f.name, decode_segments(f.getvalue(), f.name)) for f in ref_files],
-                         [(f.name, decode_segments(f.getvalue(), f.name)) for f in sys_files])
+    systems, references = load_test_set([(name, decode_segments(data, name)) for name, data in ref_files],
+                                        [(name, decode_segments(data, name)) for name, data in sys_files])
+    return dict(zip(system_names(list(systems)), systems.values())), references
 
 
-def _load_table(table_file):
-    if table_file is None:
+def _load_table(table_files):
+    if not table_files:
         raise InputError("Upload a TSV, CSV or JSONL file with a 'ref' column and one column per system.")
-    test_set = decode_table(table_file.getvalue(), table_file.name)
+    name, data = table_files[0]
+    test_set = decode_table(data, name)
     return test_set.systems, test_set.references
 
 
@@ -55,7 +120,7 @@ def _key(systems, references, config) -> str:
 
 def _compare(systems, references, config):
     """Score once per (data, configuration); later reruns (filters, selection) reuse it.
-    Returns the cache key too, which also keys the bootstrap and the waterfall."""
+    Returns the cache key too, which keys the bootstrap, the tables and the charts."""
     cache = st.session_state.setdefault("comparisons", {})
     key = _key(systems, references, config)
     if key not in cache:
@@ -70,153 +135,242 @@ def _compare(systems, references, config):
     return key, cache[key]
 
 
+# Everything drawn from a comparison is cached by its key (the comparison itself is not hashed:
+# the leading underscore tells Streamlit to skip it).
+
 @st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
 def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
     return paired_bootstrap(_comparison, a, b, samples, seed)
 
 
-# --- inputs --------------------------------------------------------------------------------
+@st.cache_data(show_spinner=False, max_entries=8)
+def _segment_table(_loaded: Loaded, key: str, a: str, b: str):
+    return compare_views.segment_table(_loaded.comparison, a, b, _loaded.references, _loaded.systems)
 
-with st.sidebar:
-    st.header("Settings")
-    preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset")
-    synonyms = st.checkbox("Synonym stage (WordNet)", value=True, key="cmp_synonyms")
-config = MeteorConfig.preset(preset)
-if not synonyms:
-    config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
 
-st.title("Compare systems")
-source = st.radio("Test set", SOURCES, key="cmp_source")
-try:
-    if source == SOURCES[0]:
-        systems, references = _load_demo()
-    elif source == SOURCES[1]:
-        c1, c2 = st.columns(2)
-        ref_files = c1.file_uploader("Reference file(s)", type=["txt", "eng", "ref"], accept_multiple_files=True,
-                                     key="cmp_refs", max_upload_size=MAX_FILE_BYTES // 2**20)
-        sys_files = c2.file_uploader("System outputs (two or more)", type=["txt", "eng", "hyp", "out"],
-                                     accept_multiple_files=True, key="cmp_systems", max_upload_size=MAX_FILE_BYTES // 2**20)
-        st.caption(LIMITS)
-        systems, references = _load_files(ref_files, sys_files)
+@st.cache_data(show_spinner=False, max_entries=32)
+def _filtered(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str):
+    return compare_views.filter_segments(_segment_table(_loaded, key, a, b), a, b, score_range, diff_range, query)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _charts(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str):
+    shown = _filtered(_loaded, key, a, b, score_range, diff_range, query)
+    return (compare_views.scatter_figure(shown, a, b), compare_views.diff_histogram(shown, a, b),
+            compare_views.length_figure(shown, _loaded.names))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_index: int):
+    pair = _loaded.comparison.results[name].segments[segment].per_reference[ref_index]
+    return alignment_figure(pair, title=name, hyp_label=name)
+
+
+# --- sections ----------------------------------------------------------------------------------
+
+
+def settings() -> MeteorConfig:
+    with st.sidebar:
+        st.header("Settings")
+        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset")
+        synonyms = st.checkbox("Synonym stage (WordNet)", key="cmp_synonyms")
+    config = MeteorConfig.preset(preset)
+    if not synonyms:
+        config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
+    return config
+
+
+def test_set(config: MeteorConfig) -> Loaded:
+    """The chosen test set, scored (stops the page with a message when it cannot be)."""
+    source = st.radio("Test set", SOURCES, key="cmp_source")
+    try:
+        if source == SOURCES[0]:
+            systems, references = _load_demo()
+        elif source == SOURCES[1]:
+            c1, c2 = st.columns(2)
+            with c1:
+                refs = _files("cmp_refs", st.file_uploader("Reference file(s)", accept_multiple_files=True,
+                                                           key="cmp_refs", max_upload_size=MAX_MIB))
+            with c2:
+                outputs = _files("cmp_systems", st.file_uploader("System outputs (two or more)",
+                                                                 accept_multiple_files=True, key="cmp_systems",
+                                                                 max_upload_size=MAX_MIB))
+            st.caption(LIMITS)
+            systems, references = _load_files(refs, outputs)
+        else:
+            table = _files("cmp_table", st.file_uploader("Test set table", type=["tsv", "csv", "jsonl"],
+                                                         key="cmp_table", max_upload_size=MAX_MIB))
+            st.caption("Columns: source (optional), ref (or ref1, ref2, …), and one column per system. " + LIMITS)
+            systems, references = _load_table(table)
+    except InputError as exc:
+        st.warning(str(exc))
+        st.stop()
+    try:
+        key, comparison = _compare(systems, references, config)
+    except WordNetMissingError as exc:
+        st.error(str(exc))
+        st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
+        st.stop()
+    except ValueError as exc:  # e.g. a segment over the length limit
+        st.warning(str(exc))
+        st.stop()
+    return Loaded(systems, references, config, key, comparison)
+
+
+def _valid_choice(key: str, options: list, default) -> None:
+    """A kept choice that the current data does not offer (another test set) goes back to the default."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def corpus_section(loaded: Loaded) -> tuple[str, str]:
+    """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
+    names = loaded.names
+    st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
+    corpus = compare_views.corpus_table(loaded.comparison)
+    st.dataframe(corpus, hide_index=True, key="corpus_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in corpus.columns if corpus[c].dtype.kind == "f"})
+    _valid_choice("cmp_a", names, names[0])
+    _valid_choice("cmp_b", names, names[1] if len(names) > 1 else names[0])
+    c1, c2, c3, c4 = st.columns(4)
+    a = c1.selectbox("System A (baseline)", names, key="cmp_a")
+    b = c2.selectbox("System B", names, key="cmp_b")
+    samples = c3.number_input("Bootstrap samples", 100, 10_000, step=100, key="cmp_samples")
+    seed = c4.number_input("Seed", 0, 2**31 - 1, key="cmp_seed")
+    test = _bootstrap(loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
+    if test is None:
+        st.caption("Pick two different systems for the significance test.")
     else:
-        table_file = st.file_uploader("Test set table", type=["tsv", "csv", "jsonl"], key="cmp_table",
-                                      max_upload_size=MAX_FILE_BYTES // 2**20)
-        st.caption("Columns: source (optional), ref (or ref1, ref2, …), and one column per system. " + LIMITS)
-        systems, references = _load_table(table_file)
-except InputError as exc:
-    st.warning(str(exc))
-    st.stop()
-
-try:
-    key, comparison = _compare(systems, references, config)
-except WordNetMissingError as exc:
-    st.error(str(exc))
-    st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
-    st.stop()
-except ValueError as exc:  # e.g. a segment over the length limit
-    st.warning(str(exc))
-    st.stop()
-names = comparison.names
-
-# --- corpus level ----------------------------------------------------------------------------
-
-st.subheader(f"Corpus ({comparison.n_segments:,} segments)")
-corpus = compare_views.corpus_table(comparison)
-st.dataframe(corpus, hide_index=True, key="corpus_table",
-             column_config={c: st.column_config.NumberColumn(format="%.4f")
-                            for c in corpus.columns if corpus[c].dtype.kind == "f"})
-
-c1, c2, c3, c4 = st.columns(4)
-a = c1.selectbox("System A (baseline)", names, index=0, key="cmp_a")
-b = c2.selectbox("System B", names, index=1 if len(names) > 1 else 0, key="cmp_b")
-samples = c3.number_input("Bootstrap samples", 100, 10_000, DEFAULT_SAMPLES, step=100, key="cmp_samples")
-seed = c4.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="cmp_seed")
-test = _bootstrap(comparison, key, a, b, int(samples), int(seed)) if a != b else None
-if test is None:
-    st.caption("Pick two different systems for the significance test.")
-else:
-    m1, m2, m3 = st.columns(3)
-    m1.metric(f"{b} − {a}", f"{test.delta:+.4f}")
-    m2.metric("95% confidence interval", f"{test.ci_low:+.4f} … {test.ci_high:+.4f}")
-    m3.metric("p-value", f"{test.p_value:.4f}")
-    st.caption(test.summary())
-d1, d2 = st.columns(2)
-d1.download_button("Corpus table (CSV)", corpus.to_csv(index=False), "corpus.csv", "text/csv", key="dl_corpus_csv")
-d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(comparison, test), "corpus.json",
-                   "application/json", key="dl_corpus_json")
-
-# --- segments --------------------------------------------------------------------------------
-
-st.subheader("Segments")
-table = compare_views.segment_table(comparison, a, b, references, systems)
-f1, f2, f3 = st.columns([1, 1, 1])
-score_range = f1.slider(f"{a} or {b} scores between", 0.0, 1.0, (0.0, 1.0), step=0.01, key="cmp_score_range")
-diff_range = f2.slider(f"{b} − {a} between", -1.0, 1.0, (-1.0, 1.0), step=0.01, key="cmp_diff_range")
-query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
-shown = compare_views.filter_segments(table, a, b, score_range, diff_range, query)
-st.caption(f"{len(shown):,} of {len(table):,} segments. Click a column header to sort; select a row to open it.")
+        m1, m2, m3 = st.columns(3)
+        m1.metric(f"{b} − {a}", number(test.delta, signed=True))
+        m2.metric("95% confidence interval", f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}")
+        m3.metric("p-value", number(test.p_value))
+        st.caption(test.summary())
+    d1, d2 = st.columns(2)
+    d1.download_button("Corpus table (CSV)", corpus.to_csv(index=False), "corpus.csv", "text/csv",
+                       key="dl_corpus_csv", on_click="ignore")
+    d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
+                       "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
+    return a, b
 
 
 def _open_selected():
     rows = st.session_state.segments_table.selection.rows
     if rows:
         st.session_state.cmp_segment = int(st.session_state.cmp_shown_ids[rows[0]])
+        st.session_state.cmp_opened_from_table = True
 
 
-st.session_state.cmp_shown_ids = list(shown["segment"])
-st.dataframe(shown, hide_index=True, key="segments_table", on_select=_open_selected, selection_mode="single-row",
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in names + [f"{b} − {a}"]})
-st.download_button("Segment table (CSV)", shown.to_csv(index=False), "segments.csv", "text/csv", key="dl_segments")
+@st.fragment
+def segments_section(loaded: Loaded, a: str, b: str) -> None:
+    """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
+    reruns this part only; selecting a row reruns the page so that the segment view opens it."""
+    if st.session_state.pop("cmp_opened_from_table", False):
+        st.rerun()  # the row selection's callback set the segment: redraw the segment view too
+    st.subheader("Segments")
+    f1, f2, f3 = st.columns([1, 1, 1])
+    score_range = f1.slider(f"{a} or {b} scores between", 0.0, 1.0, step=0.01, key="cmp_score_range")
+    diff_range = f2.slider(f"{b} − {a} between", -1.0, 1.0, step=0.01, key="cmp_diff_range")
+    query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
+    page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query"))
+    args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
+    shown = _filtered(*args)
+    st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
+               "select a row to open it.")
+    st.session_state.cmp_shown_ids = list(shown["segment"])
+    st.dataframe(shown, hide_index=True, key="segments_table", on_select=_open_selected,
+                 selection_mode="single-row",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in loaded.names + [f"{b} − {a}"]})
+    st.download_button("Segment table (CSV)", lambda: shown.to_csv(index=False), "segments.csv", "text/csv",
+                       key="dl_segments", on_click="ignore")
+    scatter, histogram, length = _charts(*args)
+    tab_scatter, tab_hist, tab_length = st.tabs([f"{a} vs {b}", "Differences", "Score vs length"])
+    tab_scatter.plotly_chart(scatter, key="cmp_scatter")
+    tab_hist.plotly_chart(histogram, key="cmp_hist")
+    tab_length.plotly_chart(length, key="cmp_length")
 
-tab_scatter, tab_hist, tab_length = st.tabs([f"{a} vs {b}", "Differences", "Score vs length"])
-tab_scatter.plotly_chart(compare_views.scatter_figure(shown, a, b), key="cmp_scatter")
-tab_hist.plotly_chart(compare_views.diff_histogram(shown, a, b), key="cmp_hist")
-tab_length.plotly_chart(compare_views.length_figure(shown, names), key="cmp_length")
 
-# --- one segment, every system on the same reference ------------------------------------------
+@st.fragment
+def segment_view(loaded: Loaded, a: str) -> None:
+    """One segment for every system against the same reference. A fragment: choosing another
+    segment or reference reruns this part only."""
+    st.subheader("One segment, system by system")
+    n = loaded.comparison.n_segments
+    if not 1 <= st.session_state.get("cmp_segment", 1) <= n:
+        st.session_state.cmp_segment = 1
+    segment = st.number_input("Segment", 1, n, key="cmp_segment")
+    page_state.keep(("cmp_segment",))
+    k = int(segment) - 1
+    n_refs = len(loaded.references[k])
+    best_of_a = loaded.comparison.results[a].segments[k].best_reference
+    ref_index = 0
+    if n_refs > 1:
+        ref_index = st.selectbox("Reference", range(n_refs), index=best_of_a, key=f"cmp_ref_{n_refs}",
+                                 format_func=lambda r: f"Reference {r + 1}" + (f" (best for {a})" if r == best_of_a else ""))
+    st.text(f"Reference: {loaded.references[k][ref_index]}")
+    pairs = {name: loaded.comparison.results[name].segments[k].per_reference[ref_index] for name in loaded.names}
+    columns = st.columns(min(len(pairs), 3))
+    for i, (name, pair) in enumerate(pairs.items()):
+        with columns[i % len(columns)]:
+            st.metric(name, number(pair.score), help="METEOR of this segment against the reference above")
+            st.caption(f"P {number(pair.precision)} · R {number(pair.recall)} · {pair.matches} matches in "
+                       f"{pair.chunks} chunks")
+            st.text(loaded.systems[name][k])
+    for i, name in enumerate(pairs):  # full width, one above the other: long sentences stay readable
+        st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="content")
 
-st.subheader("One segment, system by system")
-segment = st.number_input("Segment", 1, comparison.n_segments, key="cmp_segment")
-k = int(segment) - 1
-n_refs = len(references[k])
-best_of_a = comparison.results[a].segments[k].best_reference
-ref_index = 0
-if n_refs > 1:
-    ref_index = st.selectbox("Reference", range(n_refs), index=best_of_a, key=f"cmp_ref_{n_refs}",
-                             format_func=lambda r: f"Reference {r + 1}" + (f" (best for {a})" if r == best_of_a else ""))
-st.text(f"Reference: {references[k][ref_index]}")
-pairs = {name: comparison.results[name].segments[k].per_reference[ref_index] for name in names}
-columns = st.columns(min(len(names), 3))
-for n, (name, pair) in enumerate(pairs.items()):
-    with columns[n % len(columns)]:
-        st.metric(name, f"{pair.score:.4f}", help="METEOR of this segment against the reference above")
-        st.caption(f"P {pair.precision:.4f} · R {pair.recall:.4f} · {pair.matches} matches in {pair.chunks} chunks")
-        st.text(systems[name][k])
-for n, (name, pair) in enumerate(pairs.items()):  # full width, one above the other: long sentences stay readable
-    st.plotly_chart(alignment_figure(pair, title=name, hyp_label=name), key=f"cmp_pair_{n}", width="content")
 
-# --- the corpus score of one system under two configurations ----------------------------------
+def corpus_difference_section(loaded: Loaded) -> None:
+    """The corpus score of one system under two configurations, factor by factor (on demand)."""
+    st.subheader("Why would another METEOR give this system a different corpus score?")
+    names = loaded.names
+    _valid_choice("cmp_w_system", names, names[0])
+    w1, w2, w3 = st.columns(3)
+    w_system = w1.selectbox("System", names, key="cmp_w_system")
+    w_a = w2.selectbox("Configuration A", PRESET_NAMES, key="cmp_w_a")
+    w_b = w3.selectbox("Configuration B", PRESET_NAMES, key="cmp_w_b")
+    w_key = (loaded.key, w_system, w_a, w_b)
+    if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
+        from meteor_core.analysis.difference import explain_corpus_difference
 
-st.subheader("Why would another METEOR give this system a different corpus score?")
-w1, w2, w3 = st.columns(3)
-w_system = w1.selectbox("System", names, key="cmp_w_system")
-w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nltk"), key="cmp_w_a")
-w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b")
-w_key = (key, w_system, w_a, w_b)
-if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
-    from meteor_core.analysis.difference import explain_corpus_difference
+        with st.spinner("Walking from A to B…"):
+            try:
+                st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
+                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b)))
+            except WordNetMissingError as exc:
+                st.error(str(exc))
+    saved = st.session_state.get("cmp_waterfall")
+    if saved and saved[0] == w_key:
+        from components.difference_views import steps_table, waterfall_figure
 
-    with st.spinner("Walking from A to B…"):
-        try:
-            st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
-                systems[w_system], references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b)))
-        except WordNetMissingError as exc:
-            st.error(str(exc))
-saved = st.session_state.get("cmp_waterfall")
-if saved and saved[0] == w_key:
-    from components.difference_views import steps_table, waterfall_figure
+        difference = saved[1]
+        st.info(difference.summary())
+        st.plotly_chart(waterfall_figure(difference), key="cmp_w_chart")
+        st.dataframe(steps_table(difference), hide_index=True, key="cmp_w_steps")
 
-    difference = saved[1]
-    st.info(difference.summary())
-    st.plotly_chart(waterfall_figure(difference), key="cmp_w_chart")
-    st.dataframe(steps_table(difference), hide_index=True, key="cmp_w_steps")
+
+def _defaults() -> None:
+    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
+    values can be put back without Streamlit warning about two sources)."""
+    for key, value in (("cmp_preset", PRESET_NAMES[0]), ("cmp_synonyms", True), ("cmp_source", SOURCES[0]),
+                       ("cmp_samples", DEFAULT_SAMPLES), ("cmp_seed", DEFAULT_SEED), ("cmp_score_range", (0.0, 1.0)),
+                       ("cmp_diff_range", (-1.0, 1.0)), ("cmp_query", ""), ("cmp_segment", 1),
+                       ("cmp_w_a", "nltk"), ("cmp_w_b", "meteor15")):
+        st.session_state.setdefault(key, value)
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+_forget_uploader_visibility()
+page_state.restore(KEPT)
+_defaults()
+config = settings()
+st.title("Compare systems")
+loaded = test_set(config)
+system_a, system_b = corpus_section(loaded)
+page_state.keep(KEPT)
+segments_section(loaded, system_a, system_b)
+segment_view(loaded, system_a)
+corpus_difference_section(loaded)
+page_state.keep(KEPT)

@@ -23,3 +23,17 @@ def check_pair(hypothesis: str, references: list[str]) -> tuple[list[str], list[
     if empty and len(empty) < len(references):
         warnings.append(f"Empty reference(s) {', '.join(map(str, empty))} are left out.")
     return errors, warnings
+
+
+def system_name(file_name: str) -> str:
+    """A system's name from its file's: the last extension dropped ("sysA.txt" -> "sysA",
+    "newstest.de-en.hyp" -> "newstest.de-en"); a name that is all extension stays as it is."""
+    stem, dot, _ = file_name.rpartition(".")
+    return stem if dot and stem.strip(".") else file_name
+
+
+def system_names(file_names: list[str]) -> list[str]:
+    """Names for the systems of these files, in order: without extensions, except where two
+    files would then share a name (they keep their full names)."""
+    stems = [system_name(n) for n in file_names]
+    return [s if stems.count(s) == 1 else n for s, n in zip(stems, file_names)]

@@ -154,7 +154,7 @@ def test_compare_upload_odd_files(compare_page, sys_b, message):
     if message:
         assert any(message in w.value for w in at.warning)
     else:
-        assert not at.warning and list(at.dataframe[0].value.system) == ["a.txt", "b.txt"]
+        assert not at.warning and list(at.dataframe[0].value.system) == ["a", "b"]
 
 
 def test_segments_over_the_token_limit_are_refused_by_number():
