@@ -41,7 +41,7 @@ LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGM
 MAX_MIB = MAX_FILE_BYTES // 2**20
 UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table")
 KEPT = ("cmp_preset", "cmp_synonyms", "cmp_source", "cmp_a", "cmp_b", "cmp_samples", "cmp_seed", "cmp_score_range",
-        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_w_system", "cmp_w_a", "cmp_w_b")
+        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_chart_tab", "cmp_w_system", "cmp_w_a", "cmp_w_b")
 
 
 @dataclass
@@ -153,11 +153,17 @@ def _filtered(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range
     return compare_views.filter_segments(_segment_table(_loaded, key, a, b), a, b, score_range, diff_range, query)
 
 
+CHARTS = ("scatter", "differences", "length")
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _charts(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str):
+def _chart(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str, chart: str):
     shown = _filtered(_loaded, key, a, b, score_range, diff_range, query)
-    return (compare_views.scatter_figure(shown, a, b), compare_views.diff_histogram(shown, a, b),
-            compare_views.length_figure(shown, _loaded.names))
+    if chart == "scatter":
+        return compare_views.scatter_figure(shown, a, b)
+    if chart == "differences":
+        return compare_views.diff_histogram(shown, a, b)
+    return compare_views.length_figure(shown, _loaded.names)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -273,7 +279,7 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     score_range = f1.slider(f"{a} or {b} scores between", 0.0, 1.0, step=0.01, key="cmp_score_range")
     diff_range = f2.slider(f"{b} − {a} between", -1.0, 1.0, step=0.01, key="cmp_diff_range")
     query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
-    page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query"))
+    page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query", "cmp_chart_tab"))
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
     shown = _filtered(*args)
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
@@ -284,11 +290,11 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in loaded.names + [f"{b} − {a}"]})
     st.download_button("Segment table (CSV)", lambda: shown.to_csv(index=False), "segments.csv", "text/csv",
                        key="dl_segments", on_click="ignore")
-    scatter, histogram, length = _charts(*args)
-    tab_scatter, tab_hist, tab_length = st.tabs([f"{a} vs {b}", "Differences", "Score vs length"])
-    tab_scatter.plotly_chart(scatter, key="cmp_scatter")
-    tab_hist.plotly_chart(histogram, key="cmp_hist")
-    tab_length.plotly_chart(length, key="cmp_length")
+    # Lazy tabs: only the open chart is built and sent (the others cost nothing until opened).
+    tabs = st.tabs(["Scatter: A vs B", "Differences", "Score vs length"], key="cmp_chart_tab", on_change="rerun")
+    for tab, chart in zip(tabs, CHARTS):
+        if tab.open:
+            tab.plotly_chart(_chart(*args, chart), key=f"cmp_chart_{chart}")
 
 
 @st.fragment

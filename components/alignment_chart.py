@@ -22,7 +22,8 @@ STAGE_COLORS = {"exact": "#1f77b4", "stem": "#2ca02c", "synonym": "#ff7f0e", "pa
 STAGE_VIA = {"exact": "same word", "stem": "shared stem", "synonym": "WordNet synset", "paraphrase": "paraphrase"}
 CHUNK_FILLS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb", "#fcbba1", "#d9d9d9")
 UNMATCHED = "#9e9e9e"
-VIEW_PX = 800.0  # wider drawings show this much at a time, at full scale, and pan (range slider)
+VIEW_PX = 800.0  # wider drawings show this much at a time, at full scale, and pan (drag sideways)
+TICK_EVERY = 10  # windowed drawings number every 10th candidate token on the x axis (where am I?)
 MIN_PLOT_PX = 420.0
 
 
@@ -77,7 +78,7 @@ def _chunk_traces(result, lay: Layout) -> list[dict]:
     if bx:
         traces.append(dict(type="scatter", x=bx, y=by, mode="markers+text", text=btext, hoverinfo="skip",
                            showlegend=False, textfont=dict(size=10, color="#333"),
-                           marker=dict(symbol="square", size=15, color=bcolor, line=dict(width=1, color="#8c8c8c")), xaxis="x2",
+                           marker=dict(symbol="square", size=15, color=bcolor, line=dict(width=1, color="#8c8c8c")),
                            meta={"role": "chunk-labels"}))
     return traces
 
@@ -112,7 +113,7 @@ def _match_traces(result, lay: Layout, marked) -> list[dict]:
 
 def _token_traces(result, lay: Layout, hyp_label: str, ref_label: str) -> list[dict]:
     """Per row one marker trace (colour, hollow when unmatched, hover); then every label of both
-    rows as one text trace (on the second x axis: the range slider's overview leaves it out)."""
+    rows as one text trace."""
     by_hyp, by_ref = result.token_matches()
     chunk_of_hyp, chunk_of_ref = result.token_chunks()
     traces = []
@@ -146,7 +147,7 @@ def _token_traces(result, lay: Layout, hyp_label: str, ref_label: str) -> list[d
                            marker=dict(size=9, color=colors, symbol=symbols, line=dict(width=1.5, color=colors)),
                            meta={"role": "tokens", "side": side}))
     traces.append(dict(type="scatter", x=lx, y=ly, mode="text", text=ltext, textposition=lpos, hoverinfo="skip",
-                       showlegend=False, textfont=dict(size=13, color=lcolor), xaxis="x2",
+                       showlegend=False, textfont=dict(size=13, color=lcolor),
                        meta={"role": "labels", "hyp": len(result.hyp_tokens)}))
     return traces
 
@@ -162,16 +163,22 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
     windowed = natural_px > VIEW_PX  # keep one data unit = one pixel, show a window, let it pan
     plot_px = min(max(natural_px, MIN_PLOT_PX), VIEW_PX)
     top_px = 50 if title else 30
-    height = int(lay.top - lay.bottom + top_px + 10 + (60 if windowed else 0))
+    bottom_px = 34 if windowed else 10
+    height = int(lay.top - lay.bottom + top_px + bottom_px)
+    ticks = list(range(0, len(lay.hyp.x), TICK_EVERY)) if windowed else []
     fig_layout = dict(
         title=dict(text=escape(title), x=0.01) if title else None,
-        width=int(plot_px + 100), height=height, margin=dict(l=90, r=10, t=top_px, b=10 + (60 if windowed else 0)),
+        width=int(plot_px + 100), height=height, margin=dict(l=90, r=10, t=top_px, b=bottom_px),
         plot_bgcolor="white", hovermode="closest", dragmode="pan",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right", title_text="stage"),
-        xaxis=dict(visible=windowed, showticklabels=False, showgrid=False, zeroline=False,
-                   range=[-10, plot_px - 10],
-                   rangeslider=dict(visible=windowed, thickness=0.12, range=[-10, natural_px])),
-        xaxis2=dict(matches="x", overlaying="x", visible=False),
+        # No range slider: it draws every trace a second time (3x the browser's time for a
+        # 40-token pair). Wide drawings pan by dragging; the axis numbers candidate tokens.
+        xaxis=dict(visible=windowed, showgrid=False, zeroline=False, range=[-10, plot_px - 10],
+                   minallowed=-10, maxallowed=natural_px, tickvals=[lay.hyp.x[k] for k in ticks],
+                   ticktext=[f"#{k}" for k in ticks], tickfont=dict(size=10, color="#888"),
+                   title=dict(text="candidate token numbers · drag sideways to see the rest",
+                              font=dict(size=10, color="#888"),
+                              standoff=2) if windowed else None),
         yaxis=dict(range=[lay.bottom, lay.top], fixedrange=True, showgrid=False, zeroline=False,
                    tickvals=[lay.hyp_y, lay.ref_y], ticktext=[escape(hyp_label), escape(ref_label)],
                    tickfont=dict(size=12, color="#555"), ticks=""),

@@ -121,12 +121,16 @@ def test_long_sentences_stagger_labels_and_keep_them_apart():
     assert min(b - a for a, b in zip(xs, xs[1:])) >= 16  # the dots stay apart
     shown = fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0]
     assert shown <= fig.layout.width - 100  # at most one data unit per pixel: labels stay apart
-    assert fig.layout.meta["windowed"] == (xs[-1] > shown)
-    assert fig.layout.xaxis.rangeslider.visible == fig.layout.meta["windowed"]  # pan along the rest
-    assert labels.xaxis == "x2" and fig.layout.xaxis2.matches == "x"  # the slider's overview leaves labels out
+    assert fig.layout.meta["windowed"] == (xs[-1] > shown) and fig.layout.meta["windowed"]
+    # pan along the rest: dragging moves the window, within the drawing; the axis numbers the tokens
+    assert fig.layout.dragmode == "pan" and fig.layout.xaxis.visible
+    assert fig.layout.xaxis.minallowed <= xs[0] and fig.layout.xaxis.maxallowed >= xs[-1]
+    assert list(fig.layout.xaxis.ticktext) == [f"#{k}" for k in range(0, 45, 10)]
+    assert list(fig.layout.xaxis.tickvals) == [xs[k] for k in range(0, 45, 10)]
     short = alignment_figure(score("a cat", ["a cat"], C))
     labels, n = _labels(short)
     assert not short.layout.meta["staggered"] and len(set(labels.y[:n])) == 1
+    assert not short.layout.meta["windowed"] and not short.layout.xaxis.visible
 
 
 def test_drawing_has_a_fixed_number_of_traces_whatever_the_length():
