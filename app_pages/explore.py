@@ -269,14 +269,14 @@ if tabs["Alignment"].open:
         st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="content", key="alignment_chart")
         st.caption(f"{pair.matches} matches in {pair.chunks} chunk(s), {pair.crossings} crossing line(s). "
                    "Hover a line for the stage and the word, stem or synset that links the two words. "
-                   "Long sentences: labels alternate between two lines; drag, or use the slider, to scroll.")
+                   "Long sentences: labels alternate between two lines; drag sideways to see the rest.")
         words, curve = st.columns([3, 2])
         with words:
             st.subheader("What this drawing says")
             for sentence in lesson(pair, config):
                 st.text(sentence)  # holds the pair's own words: plain text, never Markdown
             st.markdown("**What each stage added**")
-            st.dataframe(breakdown.stage_table(pair, config), hide_index=True, key="stage_table")
+            st.dataframe(breakdown.stage_table(pair, config), hide_index=True, key="stage_table", width="stretch")
         with curve:
             st.plotly_chart(breakdown.penalty_curve_figure(pair, config), key="penalty_curve")
 
