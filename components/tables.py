@@ -1,7 +1,8 @@
 """Tables of one result: every token with its partner, stage and chunk; every reference's score.
 
-Cells with nothing to say are empty strings (text) or missing integers, never None: a table
-widget shows a Python None as the word "None"."""
+Cells with nothing to say are empty strings, never None or a missing number: the table widget
+shows both as the word "None". So the partner's position and the chunk, which an unmatched
+token lacks, are text."""
 from __future__ import annotations
 
 import pandas as pd
@@ -19,15 +20,14 @@ def word_table(result) -> pd.DataFrame:
         for k, token in enumerate(tokens):
             m = mine.get(k)
             others = None if m is None else (m.ref_positions if side == "candidate" else m.hyp_positions)
-            partner = None if m is None else others[0]
+            partner = "" if m is None else str(others[0])
             rows.append({
                 "side": side, "position": k, "token": token, "matched": m is not None,
                 "partner": "" if m is None else " ".join(other_tokens[o] for o in others),
                 "partner position": partner, "stage": "" if m is None else m.stage,
-                "via": "" if m is None else m.via, "chunk": None if k not in chunks else chunks[k] + 1,
+                "via": "" if m is None else m.via, "chunk": "" if k not in chunks else str(chunks[k] + 1),
             })
-    df = pd.DataFrame(rows)
-    return df.astype({"partner position": "Int64", "chunk": "Int64"})
+    return pd.DataFrame(rows)
 
 
 def reference_table(segment) -> pd.DataFrame:

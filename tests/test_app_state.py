@@ -221,9 +221,9 @@ def test_the_issue_case_of_plus_0_0004_on_the_page(at):
 
 
 def _raw_none(df) -> list[str]:
-    """Text columns with a missing value or the string "None" (a table widget shows both as "None")."""
-    text = [c for c in df.columns if df[c].dtype == object or str(df[c].dtype).startswith(("str", "string"))]
-    return [c for c in text if df[c].isna().any() or (df[c].astype(str) == "None").any()]
+    """Columns with a missing value (text or number) or the string "None": the table widget
+    shows each as "None"."""
+    return [c for c in df.columns if df[c].isna().any() or (df[c].astype(str) == "None").any()]
 
 
 def test_tables_show_no_raw_none(at):
