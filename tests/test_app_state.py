@@ -11,25 +11,10 @@ from conftest import ROOT, ted_lines
 from meteor_core import MeteorConfig, score
 from meteor_core.analysis.difference import Difference, Step, explain_difference, summarise
 
+from test_app import at, metric, view  # noqa: F401 (at is a fixture)
+from test_app_compare import BAD, GOOD, REF
+
 EXPLORE, COMPARE, DIFFERENCE = "app_pages/explore.py", "app_pages/compare.py", "app_pages/difference.py"
-REF = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
-GOOD = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
-BAD = "cat the mat\ndog park\nraining it\n"
-
-
-@pytest.fixture
-def at():
-    st.cache_data.clear()
-    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-
-
-def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
-
-
-def view(at, name):
-    at.session_state["view"] = name
-    return at.run()
 
 
 def texts(at):
