@@ -71,25 +71,27 @@ def _load_demo():
 def _files(key: str, uploaded) -> list[tuple[str, bytes]]:
     """The files of uploader ``key`` as (name, bytes), kept in the session: a page visited again
     gets the files back (the uploader itself starts empty), while files the user removes from
-    the uploader are forgotten."""
+    the uploader (it had files on the last run and has none now) are forgotten."""
     store = st.session_state.setdefault("cmp_uploads", {})
     files = uploaded if isinstance(uploaded, list) else ([uploaded] if uploaded is not None else [])
     if files:
         store[key] = [(f.name, f.getvalue()) for f in files]
-    elif st.session_state.get(f"_cmp_shown_{key}"):  # it was on screen and is empty now: removed
+    elif st.session_state.get(f"_cmp_had_{key}"):
         store.pop(key, None)
-    st.session_state[f"_cmp_shown_{key}"] = True
+    st.session_state[f"_cmp_had_{key}"] = bool(files)
     if not files and store.get(key):
         st.caption("Using the file(s) uploaded earlier in this session: "
                    + ", ".join(name for name, _ in store[key]) + ". Upload again to replace them.")
+        if st.button("Forget these files", key=f"forget_{key}"):
+            store.pop(key, None)
     return store.get(key, [])
 
 
-def _forget_uploader_visibility() -> None:
-    """After a page switch the uploaders start empty without the user having removed anything."""
+def _uploaders_start_empty() -> None:
+    """After a page switch the uploaders are empty without the user having removed anything."""
     if page_state.entered(PAGE):
         for key in UPLOADERS:
-            st.session_state.pop(f"_cmp_shown_{key}", None)
+            st.session_state.pop(f"_cmp_had_{key}", None)
 
 
 def _load_files(ref_files, sys_files):
@@ -368,7 +370,7 @@ def _defaults() -> None:
 
 # --- the page ----------------------------------------------------------------------------------
 
-_forget_uploader_visibility()
+_uploaders_start_empty()
 page_state.restore(KEPT)
 _defaults()
 config = settings()

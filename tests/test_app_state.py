@@ -61,6 +61,14 @@ def test_compare_keeps_uploads_and_selections_across_pages(at):
     assert any("uploaded earlier" in c.value for c in at.caption)
     assert at.number_input(key="cmp_segment").value == 3 and "Reference: it is raining today" in texts(at)
     assert at.text_input(key="cmp_query").value == "dog" and len(at.dataframe[1].value) == 1
+    at.number_input(key="cmp_segment").set_value(2).run()  # further reruns keep using them
+    assert not at.warning and "Reference: a dog ran in the park" in texts(at)
+    at.button(key="forget_cmp_systems").click().run()  # and they can be let go of
+    assert any("Upload two or more system" in w.value for w in at.warning)
+    at.file_uploader(key="cmp_systems").upload("good.txt", GOOD.encode()).upload("bad.txt", BAD.encode()).run()
+    assert not at.warning
+    at.file_uploader(key="cmp_systems").clear().run()  # files removed from the uploader are gone
+    assert any("Upload two or more system" in w.value for w in at.warning)
 
 
 def test_difference_page_keeps_its_inputs_across_pages(at):
