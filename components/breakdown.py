@@ -60,8 +60,8 @@ def penalty_curve_figure(result, config) -> go.Figure:
                                  marker=dict(size=13, color="#d62728", line=dict(width=2, color="#111")),
                                  text=[f"this pair: {result.chunks}"], textposition="top left",
                                  hovertemplate="this pair: %{x} chunks, penalty %{y:.4f}<extra></extra>"))
-    fig.update_layout(height=260, margin=dict(l=10, r=10, t=36, b=10), showlegend=True,
-                      legend=dict(orientation="h", y=-0.25), title=dict(text="Penalty against chunks", x=0.01),
-                      xaxis=dict(title="chunks", dtick=max(1, len(points) // 10) if points else 1),
+    fig.update_layout(height=290, margin=dict(l=10, r=10, t=36, b=10), showlegend=True,
+                      legend=dict(orientation="h", y=-0.42), title=dict(text="Penalty against chunks", x=0.01),
+                      xaxis=dict(title=dict(text="chunks", standoff=4), dtick=max(1, len(points) // 10) if points else 1),
                       yaxis=dict(range=[0, 1.02], title=None))
     return fig
