@@ -62,6 +62,7 @@ def _scorer(name: str):
         return lambda h, r: (meteor_score([r.split()], h.split()), None)
     if name == "jar":
         return _jar_scorer()
+    import meteor_core.align.pairwise  # noqa: F401  (numpy, imported when a long segment first needs it)
     from meteor_core import MeteorConfig, resources, score
 
     config = MeteorConfig.preset(name)

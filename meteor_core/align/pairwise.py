@@ -29,7 +29,7 @@ Pair = tuple[int, int]
 # indices into the candidates (one row per option).
 Options = tuple[list[Pair], np.ndarray, np.ndarray]
 
-MAX_SWEEPS = 60
+MAX_SWEEPS = 5
 
 
 def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], adjacent: bool) -> Options:

@@ -648,7 +648,10 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
                    for part in parts]
         if None not in options:
             return _SmallSearch(parts, options, cost.weight, budget).run()
+    start = time.perf_counter()
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
+
+    budget.deadline += time.perf_counter() - start  # importing once is not the segment's search time
 
     arrays = []
     for part, size in zip(parts, sizes):
@@ -774,21 +777,23 @@ class _SmallSearch:
 
     def run(self) -> tuple[list[Pair], bool]:
         n = len(self.options)
-        acc = {k: [value for value, _ in self.options[k]] for k in range(n)}
+        acc = [[value for value, _ in opts] for opts in self.options]
         pair_floor = sum(v for (k, m), v in self.least.items() if k < m)
         self.choice = [0] * n
-        self._visit(0, 0, acc, pair_floor, set(range(n)))
+        self._visit(0, 0, acc, [min(a) for a in acc], pair_floor, set(range(n)))
         pairs = sorted(p for k, c in enumerate(self.best) for p in self.options[k][c][1])
         return pairs, not self.budget.exhausted
 
-    def _visit(self, depth: int, cost: int, acc: dict, pair_floor: int, open_parts: set) -> None:
+    def _visit(self, depth: int, cost: int, acc: list, lows: list, pair_floor: int, open_parts: set) -> None:
+        """acc[m]: part m's options' values plus what each costs with the parts chosen so far;
+        lows[m] = min(acc[m])."""
         if self.budget.out_of_time():
             return
         k = self.order[depth]
         open_parts = open_parts - {k}
         near = [m for m in self.near[k] if m in open_parts]
         floor = pair_floor - sum(self.least.get((k, m), 0) for m in near)
-        rest_low = sum(min(acc[m]) for m in open_parts)
+        rest_low = sum(lows[m] for m in open_parts)
         mine = acc[k]
         for c in sorted(range(len(mine)), key=mine.__getitem__):
             total = cost + mine[c]
@@ -799,11 +804,15 @@ class _SmallSearch:
             if not open_parts:
                 self.best_value, self.best = total, list(self.choice)
                 continue
-            child = dict(acc)
+            child, child_lows = acc[:], lows[:]
+            bound = total + floor + rest_low
             for m in near:
-                child[m] = [x + y for x, y in zip(acc[m], self._row(k, c, m))]
-            if total + sum(min(child[m]) for m in open_parts) + floor < self.best_value:
-                self._visit(depth + 1, total, child, floor, open_parts)
+                row = [x + y for x, y in zip(acc[m], self._row(k, c, m))]
+                child[m] = row
+                child_lows[m] = low = min(row)
+                bound += low - lows[m]
+            if bound < self.best_value:
+                self._visit(depth + 1, total, child, child_lows, floor, open_parts)
             if self.budget.exhausted:
                 return
 
