@@ -130,15 +130,36 @@ class MeteorConfig:
         return cls(**d)
 
 
+# How a tokenizer is named in a signature (sacrebleu-style short tags).
+_TOKENIZER_TAGS = {"meteor-norm": "norm"}
+
+
 def _signature(config: MeteorConfig) -> str:
+    """sacrebleu-style: ``meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|
+    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0``. The fields every score depends on are always
+    there (δ and the module weights only for the Meteor 1.x formula); a stage turned off reads
+    ``none``; the knobs a preset fixes (case, aligner, formula, function words) are named only
+    when changed from the preset, so a preset's signature stays short and any change shows."""
     from .version import __version__
-    stages = "+".join(config.stages) or "none"
-    return (
-        f"{config.name}|tok:{config.tokenizer}|lc:{'yes' if config.lowercase else 'no'}"
-        f"|stages:{stages}|stem:{config.stemmer}|syn:wn3.0-{config.synonym_lookup}"
-        + (f"|para:{config.paraphrase_table.rsplit('/', 1)[-1]}" if "paraphrase" in config.stages else "")
-        + f"|align:{config.aligner}|a:{config.alpha:g}|b:{config.beta:g}|g:{config.gamma:g}"
-        + (f"|d:{config.delta:g}|w:{','.join(f'{config.module_weights[STAGES.index(s)]:g}' for s in config.stages)}"
-           f"|fw:{config.function_words}" if config.scoring == "meteor1x" else "")
-        + f"|version:{__version__}"
-    )
+    base = MeteorConfig.preset(config.name) if config.name in PRESET_NAMES else MeteorConfig()
+    parts = [f"meteor|preset:{config.name}", f"a:{config.alpha:g}", f"b:{config.beta:g}", f"g:{config.gamma:g}"]
+    if config.scoring == "meteor1x":
+        parts += [f"d:{config.delta:g}", "w:" + ",".join(f"{w:g}" for w in config.module_weights)]
+    stages = config.stages
+    parts.append("stem:" + (config.stemmer if "stem" in stages else "none"))
+    synonyms = "wordnet-3.0" + ("-stems" if config.synonym_lookup == "stems" else "")
+    parts.append("syn:" + (synonyms if "synonym" in stages else "none"))
+    if "paraphrase" in stages:
+        parts.append("para:" + config.paraphrase_table.replace("\\", "/").rsplit("/", 1)[-1])
+    parts.append("tok:" + _TOKENIZER_TAGS.get(config.tokenizer, config.tokenizer))
+    if "exact" not in stages:
+        parts.append("exact:none")
+    if config.lowercase != base.lowercase:
+        parts.append("lc:" + ("yes" if config.lowercase else "no"))
+    if config.aligner != base.aligner:
+        parts.append(f"align:{config.aligner}")
+    if config.scoring != base.scoring:
+        parts.append(f"formula:{config.scoring}")
+    if config.function_words != base.function_words:
+        parts.append(f"fw:{config.function_words}")
+    return "|".join(parts + [f"v:{__version__}"])

@@ -6,6 +6,8 @@ calls the library and formats the result.
     python -m meteor_core explain ...   # why two configurations disagree (explain.py)
     python -m meteor_core setup         # make WordNet 3.0 available to NLTK
 
+Installed with pip, the `meteor` command is the same entry point (pyproject.toml).
+
 A subcommand module has ``configure(parser)`` and ``run(args) -> int``.
 The library never imports this package.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
@@ -26,10 +29,15 @@ COMMANDS = {
 DEFAULT_COMMAND = "score"
 
 
+def _program() -> str:
+    """How the user called us: the installed `meteor` command or `python -m meteor_core`."""
+    return "meteor" if os.path.basename(sys.argv[0]) == "meteor" else "python -m meteor_core"
+
+
 def _parser(command: str) -> tuple[argparse.ArgumentParser, object]:
     top = argparse.ArgumentParser(
-        prog="python -m meteor_core", description="METEOR scores with explanations.",
-        epilog=f"Without a subcommand, '{DEFAULT_COMMAND}' is run: python -m meteor_core --hyp H --ref R")
+        prog=_program(), description="METEOR scores with explanations.",
+        epilog=f"Without a subcommand, '{DEFAULT_COMMAND}' is run: {_program()} --hyp H --ref R")
     commands = top.add_subparsers(dest="command", title="subcommands", metavar="COMMAND")
     chosen = None
     for name, (module_name, help_line) in COMMANDS.items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..config import MeteorConfig
 from ..scorer import CorpusResult, score_corpus
 from ..textio import check_same_length, read_segments
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
@@ -20,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
-def format_text(result: CorpusResult) -> str:
+def format_text(result: CorpusResult, config: MeteorConfig) -> str:
     segs = result.segments
     mean = sum(s.score for s in segs) / len(segs)
     unproven = sum(not s.optimal for s in segs)
@@ -35,7 +36,7 @@ def format_text(result: CorpusResult) -> str:
         f"  chunks {result.chunks}  fragmentation {result.fragmentation:.4f}  penalty {result.penalty:.4f}",
         f"  signature {result.signature}",
     ]
-    if unproven and "align:optimal" in result.signature:
+    if unproven and config.aligner == "optimal":
         lines.append(f"  note: {unproven} segment(s) hit the search budget; their alignment is not proven optimal")
     return "\n".join(lines)
 
@@ -44,7 +45,7 @@ TSV_COLUMNS = ["segment", "score", "precision", "recall", "fmean", "penalty", "c
                "hyp_len", "ref_len", "crossings", "best_reference", "optimal"]
 
 
-def format_tsv(result: CorpusResult) -> str:
+def format_tsv(result: CorpusResult, config: MeteorConfig) -> str:
     rows = ["\t".join(TSV_COLUMNS)]
     for k, s in enumerate(result.segments):
         values = [k + 1, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks, s.matches,
@@ -57,7 +58,7 @@ def format_tsv(result: CorpusResult) -> str:
     return "\n".join(rows)
 
 
-def format_jsonl(result: CorpusResult) -> str:
+def format_jsonl(result: CorpusResult, config: MeteorConfig) -> str:
     lines = [json.dumps(s.to_dict(), ensure_ascii=False) for s in result.segments]
     lines.append(json.dumps({"corpus": result.to_dict()}, ensure_ascii=False))
     return "\n".join(lines)
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     except USER_ERRORS as exc:
         return fail(str(exc))
     try:
-        print(FORMATTERS[args.format](result))
+        print(FORMATTERS[args.format](result, config))
     except BrokenPipeError:  # e.g. piped into head
         pass
     return 0
