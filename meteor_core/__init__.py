@@ -23,10 +23,11 @@ from .scorer import (  # noqa: E402
     score_corpus,
 )
 from .stats import MeteorStats  # noqa: E402
+from .metric import METEOR, MeteorScore  # noqa: E402
 from .analysis.difference import explain_corpus_difference, explain_difference  # noqa: E402
 
 __all__ = [
-    "Alignment", "ChunkSpan", "CorpusResult", "Match", "MeteorConfig", "MeteorStats",
+    "Alignment", "ChunkSpan", "CorpusResult", "Match", "METEOR", "MeteorConfig", "MeteorScore", "MeteorStats",
     "PairResult", "SegmentResult", "WordNetMissingError", "corpus_from_segments",
     "explain_corpus_difference", "explain_difference", "score", "score_corpus", "wordnet_available",
 ]

@@ -133,6 +133,6 @@ def test_bootstrap_under_meteor15_uses_the_1x_formula():
     assert t.delta == pytest.approx(c.results["good"].score - c.results["bad"].score)
     assert t.ci_low <= t.delta <= t.ci_high
     # resampling every segment exactly once gives back the corpus score
-    from meteor_core.analysis.compare import _sample_scores, _stat_matrix
-    full = _stat_matrix(c.results["good"]).sum(axis=0, keepdims=True)
-    assert _sample_scores(full, c.config)[0] == pytest.approx(c.results["good"].score)
+    from meteor_core.analysis.compare import sample_scores, stat_matrix
+    full = stat_matrix(c.results["good"].segments).sum(axis=0, keepdims=True)
+    assert sample_scores(full, c.config)[0] == pytest.approx(c.results["good"].score)

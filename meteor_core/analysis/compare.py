@@ -12,8 +12,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..config import MeteorConfig
-from ..scorer import CorpusResult, score_corpus
-from ..stats import MeteorStats, compute
+from ..metric import stats_from_row, stats_row
+from ..scorer import CorpusResult, SegmentResult, score_corpus
+from ..stats import compute
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -68,39 +69,17 @@ def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequ
     return SystemComparison(list(systems), results, config)
 
 
-def _flat(stats: MeteorStats) -> list[int]:
-    """Every statistic as one row: matches, hyp_len, ref_len, chunks, then the Meteor 1.x ones."""
-    row = []
-    for value in stats:
-        row.extend(value if isinstance(value, tuple) else (value,))
-    return row
+def stat_matrix(segments: Sequence[SegmentResult]) -> np.ndarray:
+    """Segments x statistics (matches, hyp_len, ref_len, chunks first; ``metric.stats_row``)."""
+    return np.array([stats_row(s.stats) for s in segments], dtype=np.float64).reshape(len(segments), -1)
 
 
-# (field, width): how many columns of a flattened row each MeteorStats field takes
-_LAYOUT = [(name, len(v) if isinstance(v, tuple) else 0) for name, v in zip(MeteorStats._fields, MeteorStats())]
-
-
-def _unflat(row) -> MeteorStats:
-    values, k = [], 0
-    for _, width in _LAYOUT:
-        if width:
-            values.append(tuple(int(v) for v in row[k:k + width]))
-            k += width
-        else:
-            values.append(int(row[k]))
-            k += 1
-    return MeteorStats(*values)
-
-
-def _stat_matrix(result: CorpusResult) -> np.ndarray:
-    """Segments x statistics (matches, hyp_len, ref_len, chunks first)."""
-    return np.array([_flat(s.stats) for s in result.segments], dtype=np.float64)
-
-
-def _sample_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
+def sample_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
+    """Corpus METEOR of each row of summed statistics (a resampled or shuffled corpus)."""
     if config.scoring == "2005":
         return corpus_scores(sums, config)
-    return np.array([compute(_unflat(row), config).score for row in sums])  # Meteor 1.x: the formula as is
+    # Meteor 1.x: the formula as stats.compute has it, row by row (one definition of the formula)
+    return np.array([compute(stats_from_row(row), config).score for row in sums])
 
 
 def corpus_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
@@ -145,14 +124,14 @@ def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
     from zero as the observed delta (with +1 smoothing)."""
     if samples < 1:
         raise ValueError("samples must be >= 1")
-    a, b = _stat_matrix(comparison.results[baseline]), _stat_matrix(comparison.results[system])
+    a, b = stat_matrix(comparison.results[baseline].segments), stat_matrix(comparison.results[system].segments)
     n = len(a)
     rng = np.random.default_rng(seed)
     deltas = np.empty(samples)
     for start in range(0, samples, 100):  # 100 samples at a time keeps memory small
         ids = rng.integers(0, n, size=(min(100, samples - start), n))
-        deltas[start:start + len(ids)] = (_sample_scores(b[ids].sum(axis=1), comparison.config)
-                                          - _sample_scores(a[ids].sum(axis=1), comparison.config))
+        deltas[start:start + len(ids)] = (sample_scores(b[ids].sum(axis=1), comparison.config)
+                                          - sample_scores(a[ids].sum(axis=1), comparison.config))
     observed = comparison.results[system].score - comparison.results[baseline].score
     centred = np.abs(deltas - deltas.mean())
     p_value = (np.count_nonzero(centred >= abs(observed)) + 1) / (samples + 1)
