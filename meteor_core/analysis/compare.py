@@ -138,3 +138,27 @@ def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
     low, high = np.percentile(deltas, [2.5, 97.5])
     return BootstrapResult(baseline, system, comparison.results[baseline].score, comparison.results[system].score,
                            observed, float(low), float(high), float(p_value), samples, seed)
+
+
+def segment_rows(comparison: SystemComparison, systems: dict[str, Sequence[str]],
+                 references: Sequence[Sequence[str]], sources: Sequence[str] | None = None,
+                 sentence_metrics: dict[str, dict[str, list[float]]] | None = None,
+                 metric_names: dict[str, str] | None = None) -> list[dict]:
+    """The segment table: number, source (when given), references, then per system its output,
+    its METEOR and, when given, its sentence scores under other metrics (``sentence_metrics[system]
+    [metric]``, headed ``metric_names[metric]``)."""
+    width = max(len(r) for r in references)
+    rows = []
+    for k in range(comparison.n_segments):
+        row: dict = {"segment": k + 1}
+        if sources is not None:
+            row["source"] = sources[k]
+        for j in range(width):
+            row["reference" if width == 1 else f"reference {j + 1}"] = references[k][j] if j < len(references[k]) else ""
+        for name in comparison.names:
+            row[name] = systems[name][k]
+            row[f"{name} METEOR"] = comparison.results[name].segments[k].score
+            for metric, scores in (sentence_metrics or {}).get(name, {}).items():
+                row[f"{name} {(metric_names or {}).get(metric, metric)}"] = scores[k]
+        rows.append(row)
+    return rows

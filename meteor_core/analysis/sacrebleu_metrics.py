@@ -56,3 +56,32 @@ def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]
 def signature(name: str, sentence: bool = False) -> str:
     """sacrebleu's signature of the metric as used here, e.g. ``bleu|nrefs:1|case:mixed|...``."""
     return f"{name}|{_metric(name, sentence).get_signature()}"
+
+
+NAMES = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}  # how tables head each metric's column
+
+
+def parse_metrics(text: str) -> tuple[str, ...]:
+    """"bleu,chrf" or "all" -> ("bleu", "chrf"); an unknown name is a ValueError naming the choices."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["all"]:
+        return METRICS
+    unknown = [n for n in names if n not in METRICS]
+    if unknown or not names:
+        named = ", ".join(unknown) if unknown else repr(text)
+        raise ValueError(f"unknown metric(s) {named}; choose from {', '.join(METRICS)} or all")
+    return tuple(dict.fromkeys(names))
+
+
+def score_systems(systems, refs: Sequence[Sequence[str]], metrics: Sequence[str]):
+    """Every system under every metric: ({system: {metric: corpus score}},
+    {system: {metric: [sentence scores]}}, {label: signature}); the labels are the metrics' names,
+    plus "<name> sentence" where the sentence-level signature differs (BLEU's effective order)."""
+    corpus = {name: {m: corpus_score(m, hyps, refs) for m in metrics} for name, hyps in systems.items()}
+    sentence = {name: {m: sentence_scores(m, hyps, refs) for m in metrics} for name, hyps in systems.items()}
+    signatures = {}
+    for m in metrics:
+        signatures[NAMES[m]] = signature(m)
+        if signature(m, sentence=True) != signature(m):
+            signatures[f"{NAMES[m]} sentence"] = signature(m, sentence=True)
+    return corpus, sentence, signatures

@@ -26,7 +26,8 @@ from typing import Callable
 
 import numpy as np
 
-from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, SystemComparison, paired_bootstrap, sample_scores, stat_matrix
+from .compare import (
+    DEFAULT_SAMPLES, DEFAULT_SEED, BootstrapResult, SystemComparison, paired_bootstrap, sample_scores, stat_matrix)
 
 DEFAULT_TRIALS = 10_000
 TESTS = ("bootstrap", "ar", "both")
@@ -113,6 +114,8 @@ class SignificanceReport:
     test: str
     against_baseline: list[dict]  # one entry per other system (the pairwise entries with the baseline)
     pairwise: list[dict]  # one entry per pair (a, b): delta = b - a, p-values per test, Holm-adjusted
+    bootstrap: list[BootstrapResult]  # the baseline against each system, per test run
+    randomization: list[RandomizationResult]
     note: str = MULTIPLE_COMPARISONS_NOTE
 
     def to_dict(self) -> dict:
@@ -146,19 +149,25 @@ def significance_report(comparison: SystemComparison, baseline: str | None = Non
     if len(names) < 2:
         raise ValueError("significance needs at least two systems")
     ordered = [baseline] + [n for n in names if n != baseline]
-    pairwise = []
+    pairwise, bootstraps, randomizations = [], [], []
     for a, b in combinations(ordered, 2):
         entry = {"a": a, "b": b, "score_a": comparison.results[a].score, "score_b": comparison.results[b].score,
                  "delta": comparison.results[b].score - comparison.results[a].score}
         if test in ("bootstrap", "both"):
             bs = paired_bootstrap(comparison, a, b, samples, seed)
             entry.update(p_bootstrap=bs.p_value, ci_low=bs.ci_low, ci_high=bs.ci_high, samples=samples)
+            if a == baseline:
+                bootstraps.append(bs)
         if test in ("ar", "both"):
-            entry.update(p_ar=paired_ar(comparison, a, b, trials, seed).p_value, trials=trials)
+            ar = paired_ar(comparison, a, b, trials, seed)
+            entry.update(p_ar=ar.p_value, trials=trials)
+            if a == baseline:
+                randomizations.append(ar)
         entry["seed"] = seed
         pairwise.append(entry)
     for key in ("p_bootstrap", "p_ar"):
         if key in pairwise[0]:
             for entry, adjusted in zip(pairwise, holm([e[key] for e in pairwise])):
                 entry[f"{key}_holm"] = adjusted
-    return SignificanceReport(baseline, test, [e for e in pairwise if e["a"] == baseline], pairwise)
+    return SignificanceReport(baseline, test, [e for e in pairwise if e["a"] == baseline], pairwise,
+                              bootstraps, randomizations)

@@ -1,9 +1,17 @@
-"""Compare MT systems: corpus METEOR per system and paired bootstrap.
+"""Compare MT systems: corpus METEOR per system, significance, buckets and exports.
 
-    python -m meteor_core compare --ref REF [--ref REF2] --sys A.txt --sys B.txt
-                                  [--preset meteor2005|nltk] [--samples 1000] [--seed 12345]
-                                  [--format text|json]
+    python -m meteor_core compare --ref REF [--ref REF2] --sys A.txt --sys B.txt [--sys C.txt ...]
+                                  [--source SRC.txt] [--preset meteor2005|nltk|meteor15]
+                                  [--test bootstrap|ar|both] [--baseline NAME]
+                                  [--samples 1000] [--trials 10000] [--seed 12345]
+                                  [--metrics bleu,chrf,ter|all] [--buckets]
+                                  [--latex table.tex] [--xlsx tables.xlsx] [--format text|json]
     python -m meteor_core compare --table testset.tsv      # one TSV/CSV/JSONL with all columns
+
+Significance: the paired bootstrap (Koehn 2004) and paired approximate randomization (sacrebleu's
+procedure), every system against the baseline (--baseline, default the first system) and, with
+three or more systems, every pair, with Holm-adjusted p-values (see the note printed with them).
+Every output carries the METEOR signature (and sacrebleu's for --metrics).
 """
 from __future__ import annotations
 
@@ -11,36 +19,58 @@ import argparse
 import json
 from pathlib import Path
 
-from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from ..analysis.buckets import frequency_buckets, length_buckets
+from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, segment_rows
+from ..analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
 from ..textio import InputError, decode_table, load_test_set, read_segments
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
+
+TEST_NAMES = {"bootstrap": "paired bootstrap", "ar": "paired approximate randomization"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ref", action="append", help="reference file (repeat for several)")
     parser.add_argument("--sys", action="append", help="system output file (two or more)")
+    parser.add_argument("--source", help="source file, one segment a line (shown beside each segment in exports)")
     parser.add_argument("--table", help="one TSV/CSV/JSONL file with ref* columns and one column per system")
     add_config_arguments(parser)
+    parser.add_argument("--test", default="both", choices=TESTS,
+                        help="significance test(s): paired bootstrap, approximate randomization or both (default)")
+    parser.add_argument("--baseline", help="the system every other one is tested against (default: the first)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
+    parser.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
+                        help="approximate randomization trials (default 10000)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--metrics", help="also BLEU, chrF, TER (sacrebleu): a comma list, or 'all'")
+    parser.add_argument("--buckets", action="store_true",
+                        help="METEOR by reference-length and word-frequency bucket, with 95%% intervals")
+    parser.add_argument("--latex", help="write the corpus table as a LaTeX (booktabs) table to this file")
+    parser.add_argument("--xlsx", help="write every table (corpus, significance, buckets, segments) to this workbook")
     parser.add_argument("--format", default="text", choices=["text", "json"])
 
 
 def _load(args):
+    """(systems, references per segment, sources or None)."""
     if args.table:
-        if args.ref or args.sys:
-            raise InputError("give either --table or --ref/--sys files, not both")
+        if args.ref or args.sys or args.source:
+            raise InputError("give either --table or --ref/--sys/--source files, not both")
         path = Path(args.table)
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
         test_set = decode_table(data, str(path))
-        return test_set.systems, test_set.references
+        return test_set.systems, test_set.references, test_set.sources
     if not args.ref or not args.sys or len(args.sys) < 2:
         raise InputError("need --ref FILE and at least two --sys FILE (or --table FILE)")
-    return load_test_set([(path, read_segments(path)) for path in args.ref],
-                         [(Path(path).name, read_segments(path)) for path in args.sys])
+    systems, references = load_test_set([(path, read_segments(path)) for path in args.ref],
+                                        [(Path(path).name, read_segments(path)) for path in args.sys])
+    sources = None
+    if args.source:
+        sources = read_segments(args.source)
+        if len(sources) != len(references):
+            raise InputError(f"{args.source}: {len(sources)} lines, the references {len(references)}")
+    return systems, references, sources
 
 
 def format_table(rows: list[dict]) -> str:
@@ -52,23 +82,109 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _pairwise_rows(report) -> list[dict]:
+    keys = [("p_bootstrap", "p bootstrap"), ("p_bootstrap_holm", "p bootstrap (Holm)"),
+            ("p_ar", "p AR"), ("p_ar_holm", "p AR (Holm)")]
+    return [{"A": e["a"], "B": e["b"], "B - A": e["delta"], **{label: e[k] for k, label in keys if k in e}}
+            for e in report.pairwise]
+
+
+def _settings(args, report) -> dict:
+    return {"test": args.test, "baseline": report.baseline, "bootstrap samples": args.samples,
+            "randomization trials": args.trials, "seed": args.seed}
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
-        systems, references = _load(args)
+        systems, references, sources = _load(args)
+        metrics = ()
+        if args.metrics:
+            from ..analysis.sacrebleu_metrics import parse_metrics
+            metrics = parse_metrics(args.metrics)
         comparison = compare_systems(systems, references, config)
-        names = comparison.names
-        tests = [paired_bootstrap(comparison, names[0], other, args.samples, args.seed) for other in names[1:]]
+        report = significance_report(comparison, args.baseline, args.test, args.samples, args.trials, args.seed)
+        buckets = {}
+        if args.buckets or args.xlsx:
+            buckets = {"length": length_buckets(comparison, samples=args.samples, seed=args.seed),
+                       "frequency": frequency_buckets(comparison, samples=args.samples, seed=args.seed)}
     except USER_ERRORS as exc:
         return fail(str(exc))
     rows = comparison.corpus_rows()
+    signatures = {"METEOR": config.signature()}  # label -> signature, METEOR's first
+    sentence_metrics, names = {}, {}
+    if metrics:
+        from ..analysis.sacrebleu_metrics import NAMES, score_systems
+        corpus_metrics, sentence_metrics, metric_signatures = score_systems(systems, references, metrics)
+        for row in rows:
+            row.update({NAMES[m]: corpus_metrics[row["system"]][m] for m in metrics})
+        signatures.update(metric_signatures)
+        names = NAMES
+    if args.latex or args.xlsx:
+        written = _export(args, comparison, rows, report, buckets, signatures, systems, references, sources,
+                          sentence_metrics, names, metrics)
+        if written:
+            return written
     if args.format == "json":
-        print(json.dumps({"segments": comparison.n_segments, "signature": config.signature(), "systems": rows,
-                          "bootstrap": [t.to_dict() for t in tests]}, ensure_ascii=False))
-    else:
-        print(f"{comparison.n_segments} segments, signature {config.signature()}")
-        print(format_table(rows))
+        out = {"segments": comparison.n_segments, "signature": config.signature(), "signatures": signatures,
+               "systems": rows, "baseline": report.baseline, "test": args.test,
+               "bootstrap": [t.to_dict() for t in report.bootstrap],
+               "ar": [t.to_dict() for t in report.randomization],
+               "pairwise": report.pairwise, "multiple_comparisons": report.note}
+        if args.buckets:
+            out["buckets"] = buckets
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{comparison.n_segments} segments, signature {config.signature()}")
+    for label, s in list(signatures.items())[1:]:
+        print(f"  {label}: {s}")
+    print(format_table(rows))
+    print()
+    print(f"Against the baseline {report.baseline} (seed {args.seed}):")
+    for t in report.bootstrap + report.randomization:
+        print(f"  {t.summary()}")
+    if len(comparison.names) > 2:
         print()
-        for t in tests:
-            print(t.summary())
+        print("Every pair (B - A):")
+        print(format_table(_pairwise_rows(report)))
+        print(f"note: {report.note}")
+    if args.buckets:
+        print()
+        print("By reference length (corpus METEOR of the bucket, 95% bootstrap interval):")
+        print(format_table(buckets["length"]))
+        print()
+        print("By word frequency in the references (METEOR's word matches; fmean's 95% bootstrap interval):")
+        print(format_table(buckets["frequency"]))
+    return 0
+
+
+def _export(args, comparison, rows, report, buckets, signatures, systems, references, sources,
+            sentence_metrics, names, metrics) -> int:
+    """Write the --latex and --xlsx files; 0, or the exit code of a one-line error."""
+    from ..table_export import latex_corpus_table, xlsx_workbook
+    try:
+        if args.latex:
+            key = "p_ar" if args.test != "bootstrap" else "p_bootstrap"
+            p_values = {e["b"]: e[key] for e in report.against_baseline}
+            columns = [("corpus METEOR", "METEOR", 4), ("precision", "P", 4), ("recall", "R", 4),
+                       ("fragmentation penalty", "Frag. pen.", 4)]
+            higher = {"fragmentation penalty": False}
+            if metrics:
+                from ..analysis.sacrebleu_metrics import HIGHER_IS_BETTER
+                columns += [(names[m], names[m], 2) for m in metrics]
+                higher.update({names[m]: HIGHER_IS_BETTER[m] for m in metrics})
+            test_name = TEST_NAMES["ar" if key == "p_ar" else "bootstrap"]
+            trials = f"{args.trials} trials" if key == "p_ar" else f"{args.samples} samples"
+            corpus_signatures = [s for label, s in signatures.items() if not label.endswith(" sentence")]
+            Path(args.latex).write_text(latex_corpus_table(
+                rows, columns, corpus_signatures, report.baseline, p_values, f"{test_name}, {trials}", higher), encoding="utf-8")
+        if args.xlsx:
+            tables = {"corpus": rows, "significance": _pairwise_rows(report)}
+            tables.update({f"buckets by {k}": v for k, v in buckets.items()})
+            tables["segments"] = segment_rows(comparison, systems, references, sources, sentence_metrics, names)
+            Path(args.xlsx).write_bytes(xlsx_workbook(tables, signatures, _settings(args, report)))
+    except OSError as exc:
+        return fail(f"cannot write the export: {exc.strerror or exc}")
+    except ImportError:
+        return fail("the xlsx export needs openpyxl: pip install 'meteor-explorer[xlsx]'")
     return 0

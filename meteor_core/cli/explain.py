@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     except USER_ERRORS as exc:
         return fail(str(exc))
     if args.format == "json":
-        print(json.dumps(d.to_dict(), ensure_ascii=False))
+        print(json.dumps({**d.to_dict(), "signature_a": a.signature(), "signature_b": b.signature()},
+                         ensure_ascii=False))
         return 0
     print(f"{a.name:>12s}  {d.score_a:.4f}")
     for s in d.steps:
@@ -56,4 +57,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{b.name:>12s}  {d.score_b:.4f}   (difference {d.total:+.4f})")
     print()
     print(d.summary())
+    print(f"  signature A {a.signature()}")
+    print(f"  signature B {b.signature()}")
     return 0

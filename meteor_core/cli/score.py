@@ -55,6 +55,7 @@ def format_tsv(result: CorpusResult, config: MeteorConfig) -> str:
     rows.append("\t".join(["corpus", f"{c.score:.6f}", f"{c.precision:.6f}", f"{c.recall:.6f}",
                            f"{c.fmean:.6f}", f"{c.penalty:.6f}", str(c.chunks), str(c.matches),
                            str(c.stats.hyp_len), str(c.stats.ref_len), "", "", ""]))
+    rows.append(f"signature\t{c.signature}")  # like the corpus row: a label in the first column
     return "\n".join(rows)
 
 

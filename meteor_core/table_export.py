@@ -1,0 +1,132 @@
+"""Tables out of the program, each carrying the signatures that reproduce its numbers:
+
+* ``latex_corpus_table``: the corpus table as a LaTeX (booktabs) table for a paper, with
+  significance marks against the baseline and the signatures below it;
+* ``xlsx_workbook``: every table as one sheet of one Excel workbook (openpyxl), the first sheet
+  holding the signatures and settings.
+
+A table is a list of rows (dicts, column -> value), as the analyses return them. User text
+(system names, segments) is escaped for LaTeX and always stored as text in the workbook, never
+as a formula.
+"""
+from __future__ import annotations
+
+import io
+import re
+from typing import Mapping, Sequence
+
+# LaTeX's special characters in text mode
+_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+_LATEX_SPECIAL = re.compile("|".join(re.escape(c) for c in _LATEX_ESCAPES))
+# Marks against the baseline: p < 0.05 and p < 0.01
+MARKS = ((0.01, "**"), (0.05, "*"))
+
+
+def latex_escape(text: str) -> str:
+    return _LATEX_SPECIAL.sub(lambda m: _LATEX_ESCAPES[m.group()], str(text))
+
+
+def significance_mark(p_value: float | None) -> str:
+    if p_value is None:
+        return ""
+    return next((mark for level, mark in MARKS if p_value < level), "")
+
+
+def latex_corpus_table(rows: Sequence[Mapping], columns: Sequence[tuple[str, str, int]],
+                       signatures: Sequence[str], baseline: str | None = None,
+                       p_values: Mapping[str, float] | None = None, test_name: str = "",
+                       higher_is_better: Mapping[str, bool] | None = None) -> str:
+    """A booktabs table: one row per system, ``columns`` = (row key, header, decimals). The best
+    value of each score column is bold (``higher_is_better[key]`` says which way, default higher);
+    ``p_values[system]`` (against ``baseline``) puts * (p < 0.05) or ** (p < 0.01) on its first
+    score. The signatures follow the table (and a LaTeX comment repeats them verbatim)."""
+    higher_is_better = higher_is_better or {}
+    p_values = p_values or {}
+    best = {}
+    for key, _, _ in columns:
+        values = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
+        if values:
+            best[key] = max(values) if higher_is_better.get(key, True) else min(values)
+    lines = [f"% {s}" for s in signatures]
+    lines += [r"\begin{table}[t]", r"\centering", r"\begin{tabular}{l" + "r" * len(columns) + "}", r"\toprule",
+              " & ".join(["System"] + [latex_escape(header) for _, header, _ in columns]) + r" \\", r"\midrule"]
+    for row in rows:
+        name = str(row["system"])
+        cells = [latex_escape(name) + (" (baseline)" if name == baseline else "")]
+        for k, (key, _, decimals) in enumerate(columns):
+            value = row.get(key)
+            if not isinstance(value, (int, float)):
+                cells.append("--")
+                continue
+            cell = f"{value:.{decimals}f}"
+            if len(rows) > 1 and value == best.get(key):
+                cell = rf"\textbf{{{cell}}}"
+            if k == 0 and name != baseline and significance_mark(p_values.get(name)):
+                cell += rf"$^{{{significance_mark(p_values.get(name))}}}$"
+            cells.append(cell)
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    caption = "Corpus scores; best in bold."
+    if baseline and p_values:
+        caption += (f" $^{{*}}$/$^{{**}}$: different from {latex_escape(baseline)} at $p<0.05$/$p<0.01$"
+                    f" ({latex_escape(test_name)}).")
+    lines.append(rf"\caption{{{caption}}}")
+    lines.append(r"\par\smallskip\footnotesize " + r" \\ ".join(rf"\texttt{{{latex_escape(s)}}}" for s in signatures))
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _sheet_title(name: str, taken: set[str]) -> str:
+    """Excel's rules: at most 31 characters, none of []:*?/\\, unique."""
+    title = re.sub(r"[\[\]:*?/\\]", "_", name)[:31] or "sheet"
+    base, k = title, 2
+    while title.lower() in taken:
+        suffix = f" {k}"
+        title, k = base[:31 - len(suffix)] + suffix, k + 1
+    taken.add(title.lower())
+    return title
+
+
+def _cell_value(value):
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        value = ", ".join(map(str, value))
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+    return ILLEGAL_CHARACTERS_RE.sub("\N{REPLACEMENT CHARACTER}", str(value))  # control characters cannot be stored
+
+
+def xlsx_workbook(tables: Mapping[str, Sequence[Mapping]], signatures: Mapping[str, str],
+                  settings: Mapping[str, object] | None = None) -> bytes:
+    """One workbook: a first sheet "signature" (label and signature of each metric, then
+    ``settings`` as key/value), then one sheet per table (its name), a header row and one row per dict."""
+    from openpyxl import Workbook  # optional dependency (the xlsx extra)
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "signature"
+    taken = {"signature"}
+    for label, s in signatures.items():
+        sheet.append([f"signature {label}", s])
+    for key, value in (settings or {}).items():
+        sheet.append([str(key), _cell_value(value)])
+    for name, rows in tables.items():
+        sheet = book.create_sheet(_sheet_title(name, taken))
+        columns = list(dict.fromkeys(k for row in rows for k in row))
+        sheet.append(columns)
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in rows:
+            sheet.append([_cell_value(row.get(c)) for c in columns])
+        sheet.freeze_panes = "A2"
+    for sheet in book.worksheets:
+        for line in sheet.iter_rows():
+            for cell in line:
+                if cell.data_type == "f":  # text that starts with "=" stays text, never a formula
+                    cell.data_type = "s"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()

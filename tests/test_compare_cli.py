@@ -1,0 +1,153 @@
+"""The compare command on the demo set: significance (bootstrap, AR, every pair), buckets, BLEU/
+chrF/TER beside METEOR, LaTeX and xlsx exports, signatures on every output."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DEMO, ROOT, ted_lines
+from meteor_core import MeteorConfig, __version__
+from meteor_core.analysis import sacrebleu_metrics
+from meteor_core.table_export import latex_escape, significance_mark, xlsx_workbook
+
+N = 300  # segments of the demo set used (three systems, all analyses)
+
+
+def run_cli(*args, command="compare"):
+    return subprocess.run([sys.executable, "-m", "meteor_core", command, *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The first N demo segments, a third system (sys1 with its words reversed: clearly worse, named
+    with LaTeX specials), a source file and a line that looks like a spreadsheet formula."""
+    tmp = tmp_path_factory.mktemp("demo")
+    ref, s1, s2 = (ted_lines(name)[:N] for name in ("ref", "sys1", "sys2"))
+    s2[0] = "=HYPERLINK(\"http://example.com\")"
+    files = {"ref.txt": ref, "sys1.txt": s1, "sys2.txt": s2,
+             "rev_&_100%.txt": [" ".join(h.split()[::-1]) for h in s1],
+             "src.txt": [f"zdroj {k}" for k in range(N)]}
+    for name, lines in files.items():
+        (tmp / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return tmp
+
+
+def _args(tmp, *extra):
+    return ["--ref", str(tmp / "ref.txt"), "--sys", str(tmp / "sys1.txt"), "--sys", str(tmp / "sys2.txt"),
+            "--sys", str(tmp / "rev_&_100%.txt"), "--source", str(tmp / "src.txt"), "--samples", "300",
+            "--trials", "2000", *extra]
+
+
+@pytest.fixture(scope="module")
+def full_run(demo):
+    p = run_cli(*_args(demo, "--format", "json", "--metrics", "all", "--buckets", "--baseline", "sys2.txt",
+                       "--latex", str(demo / "t.tex"), "--xlsx", str(demo / "t.xlsx")))
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_json_has_signatures_metrics_and_every_pair(full_run, demo):
+    data = full_run
+    assert data["signature"] == MeteorConfig.meteor2005().signature() and data["signature"].endswith(f"v:{__version__}")
+    refs = [[r] for r in ted_lines("ref")[:N]]
+    sys1 = next(r for r in data["systems"] if r["system"] == "sys1.txt")
+    assert sys1["BLEU"] == sacrebleu_metrics.corpus_score("bleu", ted_lines("sys1")[:N], refs)
+    assert sys1["TER"] == sacrebleu_metrics.corpus_score("ter", ted_lines("sys1")[:N], refs)
+    sacrebleu_metrics.sentence_scores("bleu", ted_lines("sys1")[:2], refs[:2])  # sacrebleu signs once it has scored
+    assert data["signatures"]["BLEU"] == sacrebleu_metrics.signature("bleu")
+    assert data["signatures"]["BLEU sentence"] == sacrebleu_metrics.signature("bleu", sentence=True)
+    assert data["baseline"] == "sys2.txt" and data["test"] == "both"
+    assert [t["system"] for t in data["ar"]] == ["sys1.txt", "rev_&_100%.txt"]
+    assert all(t["baseline"] == "sys2.txt" and t["trials"] == 2000 for t in data["ar"])
+    pairs = {(e["a"], e["b"]): e for e in data["pairwise"]}
+    assert set(pairs) == {("sys2.txt", "sys1.txt"), ("sys2.txt", "rev_&_100%.txt"), ("sys1.txt", "rev_&_100%.txt")}
+    scores = {r["system"]: r["corpus METEOR"] for r in data["systems"]}
+    for (a, b), e in pairs.items():
+        assert e["delta"] == pytest.approx(scores[b] - scores[a])
+        assert {"p_bootstrap", "p_ar", "p_bootstrap_holm", "p_ar_holm", "ci_low", "ci_high"} <= set(e)
+    assert pairs[("sys1.txt", "rev_&_100%.txt")]["p_ar"] == pytest.approx(1 / 2001)  # reversed words: far worse
+    assert "Holm" in data["multiple_comparisons"]
+    assert {r["bucket"] for r in data["buckets"]["length"]} >= {"<10", "[10,20)"}
+    assert all(r["ci_low"] <= r["ci_high"] for r in data["buckets"]["frequency"])
+
+
+def test_latex_table(full_run, demo):
+    tex = (demo / "t.tex").read_text(encoding="utf-8")
+    assert tex.startswith("% meteor|preset:meteor2005|") and "\\toprule" in tex and "\\bottomrule" in tex
+    assert "rev\\_\\&\\_100\\%.txt" in tex and "rev_&" not in tex  # the name escaped
+    assert "sys2.txt (baseline)" in tex
+    body = [line for line in tex.splitlines() if line.startswith("rev")][0]
+    assert "$^{**}$" in body  # far worse than the baseline: p < 0.01
+    assert "\\begin{tabular}{l" + "r" * 7 + "}" in tex  # METEOR, P, R, penalty, BLEU, chrF, TER
+    assert "\\texttt{bleu\\textbar{}nrefs:1" in tex
+
+
+def test_xlsx_workbook(full_run, demo):
+    from openpyxl import load_workbook
+    book = load_workbook(demo / "t.xlsx")
+    assert book.sheetnames == ["signature", "corpus", "significance", "buckets by length", "buckets by frequency",
+                               "segments"]
+    about = {row[0].value: row[1].value for row in book["signature"].iter_rows()}
+    assert about["signature METEOR"] == full_run["signature"] and about["baseline"] == "sys2.txt"
+    segments = book["segments"]
+    header = [c.value for c in segments[1]]
+    assert header[:3] == ["segment", "source", "reference"] and "sys1.txt BLEU" in header
+    assert segments.max_row == N + 1 and segments["B2"].value == "zdroj 0"
+    formula = segments.cell(row=2, column=header.index("sys2.txt") + 1)
+    assert formula.value.startswith("=HYPERLINK") and formula.data_type == "s"  # text, never a formula
+    assert book["significance"].max_row == 4  # three pairs
+
+
+def test_text_output_with_three_systems(demo):
+    p = run_cli(*_args(demo, "--buckets", "--test", "ar", "--no-synonyms"))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "signature meteor|preset:meteor2005|" in out and "|syn:none|" in out
+    assert "approximate randomization, 2000 trials" in out and "paired bootstrap samples" not in out
+    assert "Every pair (B - A):" in out and "p AR (Holm)" in out and "note: With k systems" in out
+    assert "By reference length" in out and "By word frequency" in out and "[100,1000)" in out
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--baseline", "nope.txt"], "baseline 'nope.txt' is not one of the systems"),
+    (["--metrics", "bleu,rouge"], "unknown metric(s) rouge"),
+])
+def test_bad_options_get_one_line(demo, extra, message):
+    p = run_cli(*_args(demo, *extra))
+    assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+def test_source_of_the_wrong_length(demo):
+    (demo / "short.txt").write_text("one\n")
+    p = run_cli("--ref", str(demo / "ref.txt"), "--sys", str(demo / "sys1.txt"), "--sys", str(demo / "sys2.txt"),
+                "--source", str(demo / "short.txt"))
+    assert p.returncode == 2 and "short.txt: 1 lines" in p.stderr
+
+
+def test_score_and_explain_outputs_carry_the_signature(demo):
+    tsv = run_cli("--hyp", str(demo / "sys1.txt"), "--ref", str(demo / "ref.txt"), "--format", "tsv",
+                  "--no-synonyms", command="score")
+    assert tsv.stdout.splitlines()[-1] == "signature\t" + MeteorConfig.meteor2005(stages=("exact", "stem")).signature()
+    text = run_cli("--a", "nltk", "--b", "meteor15", "--hyp", "the cat sat", "--ref", "a cat sat", command="explain")
+    assert f"signature B {MeteorConfig.meteor15().signature()}" in text.stdout
+    j = json.loads(run_cli("--a", "nltk", "--b", "meteor15", "--hyp", "the cat", "--ref", "a cat",
+                           "--format", "json", command="explain").stdout)
+    assert j["signature_a"] == MeteorConfig.nltk().signature()
+
+
+def test_export_helpers():
+    assert latex_escape("a_b & {c}^~\\") == "a\\_b \\& \\{c\\}\\textasciicircum{}\\textasciitilde{}\\textbackslash{}"
+    assert [significance_mark(p) for p in (0.001, 0.02, 0.2, None)] == ["**", "*", "", ""]
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+    data = xlsx_workbook({"a/b:c" * 10: [{"x": "=1+1", "y": "bell\x07"}], "A/B:C" * 10: [{"x": 1}]},
+                         {"METEOR": "meteor|..."}, {"note": "=SUM(A1)"})
+    book = load_workbook(BytesIO(data))
+    first, second = book.sheetnames[1:]
+    assert len(first) <= 31 and "/" not in first and first != second and len(second) <= 31
+    assert book[first]["A2"].value == "=1+1" and book[first]["A2"].data_type == "s"
+    assert book[first]["B2"].value == "bell\N{REPLACEMENT CHARACTER}"
+    assert book["signature"]["B2"].data_type == "s"
