@@ -78,6 +78,33 @@ def latex_corpus_table(rows: Sequence[Mapping], columns: Sequence[tuple[str, str
     return "\n".join(lines) + "\n"
 
 
+# The corpus table's columns in a paper: (row key, header, decimals); BLEU/chrF/TER follow.
+CORPUS_COLUMNS = [("corpus METEOR", "METEOR", 4), ("precision", "P", 4), ("recall", "R", 4),
+                  ("fragmentation penalty", "Frag. pen.", 4)]
+_TEST_NAMES = {"p_ar": "paired approximate randomization", "p_bootstrap": "paired bootstrap"}
+
+
+def comparison_latex(rows: Sequence[Mapping], signatures: Mapping[str, str], report=None,
+                     metrics: Sequence[str] = ()) -> str:
+    """The compare corpus table (rows of ``SystemComparison.corpus_rows`` with BLEU/chrF/TER
+    columns for ``metrics``) as LaTeX; the marks come from ``report`` (a
+    ``significance.SignificanceReport``): approximate randomization when it was run, else the
+    bootstrap. The corpus-level signatures go below the table."""
+    from .analysis.sacrebleu_metrics import HIGHER_IS_BETTER, NAMES
+
+    columns = CORPUS_COLUMNS + [(NAMES[m], NAMES[m], 2) for m in metrics]
+    higher = {"fragmentation penalty": False, **{NAMES[m]: HIGHER_IS_BETTER[m] for m in metrics}}
+    p_values, test_name, baseline = {}, "", None
+    if report is not None:
+        key = "p_ar" if "p_ar" in report.pairwise[0] else "p_bootstrap"
+        p_values = {e["b"]: e[key] for e in report.against_baseline}
+        first = report.against_baseline[0]
+        amount = f"{first['trials']} trials" if key == "p_ar" else f"{first['samples']} samples"
+        test_name, baseline = f"{_TEST_NAMES[key]}, {amount}", report.baseline
+    corpus_signatures = [s for label, s in signatures.items() if not label.endswith(" sentence")]
+    return latex_corpus_table(rows, columns, corpus_signatures, baseline, p_values, test_name, higher)
+
+
 def _sheet_title(name: str, taken: set[str]) -> str:
     """Excel's rules: at most 31 characters, none of []:*?/\\, unique."""
     title = re.sub(r"[\[\]:*?/\\]", "_", name)[:31] or "sheet"

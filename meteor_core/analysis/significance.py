@@ -35,6 +35,8 @@ MULTIPLE_COMPARISONS_NOTE = (
     "With k systems there are k(k-1)/2 pairs; tested at 0.05 each, about one pair in twenty of equal "
     "systems comes out 'significant' by chance. p (Holm) controls the family-wise error over all the "
     "pairs: read significance across many pairs from it, not from the raw p-values.")
+_P_LABELS = [("p_bootstrap", "p bootstrap"), ("p_bootstrap_holm", "p bootstrap (Holm)"),
+             ("p_ar", "p AR"), ("p_ar_holm", "p AR (Holm)")]
 _CHUNK = 1000  # trials scored at a time (keeps the float copies of the swap masks small)
 
 
@@ -121,6 +123,11 @@ class SignificanceReport:
     def to_dict(self) -> dict:
         return {"baseline": self.baseline, "test": self.test, "against_baseline": self.against_baseline,
                 "pairwise": self.pairwise, "multiple_comparisons": self.note}
+
+    def table_rows(self) -> list[dict]:
+        """The pairwise results as a table: A, B, B - A, then the p-values run, raw and Holm-adjusted."""
+        return [{"A": e["a"], "B": e["b"], "B - A": e["delta"], **{label: e[key] for key, label in _P_LABELS if key in e}}
+                for e in self.pairwise]
 
     def p_matrix(self, names: list[str], key: str) -> list[list[float | None]]:
         """names x names: ``key`` ("p_bootstrap", "p_ar", "p_ar_holm", "delta", ...) of row vs column,

@@ -25,9 +25,6 @@ from ..analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
 from ..textio import InputError, decode_table, load_test_set, read_segments
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
 
-TEST_NAMES = {"bootstrap": "paired bootstrap", "ar": "paired approximate randomization"}
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ref", action="append", help="reference file (repeat for several)")
     parser.add_argument("--sys", action="append", help="system output file (two or more)")
@@ -80,13 +77,6 @@ def format_table(rows: list[dict]) -> str:
     widths = [max(len(x) for x in col) for col in cells]
     lines = ["  ".join(col[k].ljust(w) for col, w in zip(cells, widths)).rstrip() for k in range(len(rows) + 1)]
     return "\n".join(lines)
-
-
-def _pairwise_rows(report) -> list[dict]:
-    keys = [("p_bootstrap", "p bootstrap"), ("p_bootstrap_holm", "p bootstrap (Holm)"),
-            ("p_ar", "p AR"), ("p_ar_holm", "p AR (Holm)")]
-    return [{"A": e["a"], "B": e["b"], "B - A": e["delta"], **{label: e[k] for k, label in keys if k in e}}
-            for e in report.pairwise]
 
 
 def _settings(args, report) -> dict:
@@ -146,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     if len(comparison.names) > 2:
         print()
         print("Every pair (B - A):")
-        print(format_table(_pairwise_rows(report)))
+        print(format_table(report.table_rows()))
         print(f"note: {report.note}")
     if args.buckets:
         print()
@@ -161,25 +151,12 @@ def run(args: argparse.Namespace) -> int:
 def _export(args, comparison, rows, report, buckets, signatures, systems, references, sources,
             sentence_metrics, names, metrics) -> int:
     """Write the --latex and --xlsx files; 0, or the exit code of a one-line error."""
-    from ..table_export import latex_corpus_table, xlsx_workbook
+    from ..table_export import comparison_latex, xlsx_workbook
     try:
         if args.latex:
-            key = "p_ar" if args.test != "bootstrap" else "p_bootstrap"
-            p_values = {e["b"]: e[key] for e in report.against_baseline}
-            columns = [("corpus METEOR", "METEOR", 4), ("precision", "P", 4), ("recall", "R", 4),
-                       ("fragmentation penalty", "Frag. pen.", 4)]
-            higher = {"fragmentation penalty": False}
-            if metrics:
-                from ..analysis.sacrebleu_metrics import HIGHER_IS_BETTER
-                columns += [(names[m], names[m], 2) for m in metrics]
-                higher.update({names[m]: HIGHER_IS_BETTER[m] for m in metrics})
-            test_name = TEST_NAMES["ar" if key == "p_ar" else "bootstrap"]
-            trials = f"{args.trials} trials" if key == "p_ar" else f"{args.samples} samples"
-            corpus_signatures = [s for label, s in signatures.items() if not label.endswith(" sentence")]
-            Path(args.latex).write_text(latex_corpus_table(
-                rows, columns, corpus_signatures, report.baseline, p_values, f"{test_name}, {trials}", higher), encoding="utf-8")
+            Path(args.latex).write_text(comparison_latex(rows, signatures, report, metrics), encoding="utf-8")
         if args.xlsx:
-            tables = {"corpus": rows, "significance": _pairwise_rows(report)}
+            tables = {"corpus": rows, "significance": report.table_rows()}
             tables.update({f"buckets by {k}": v for k, v in buckets.items()})
             tables["segments"] = segment_rows(comparison, systems, references, sources, sentence_metrics, names)
             Path(args.xlsx).write_bytes(xlsx_workbook(tables, signatures, _settings(args, report)))
