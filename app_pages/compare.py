@@ -20,14 +20,16 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views
+from components import compare_views, research_views
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from meteor_core.analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
 from meteor_core.config import PRESET_NAMES
 from meteor_core.explain import number
 from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
@@ -39,9 +41,11 @@ SOURCES = ("Bundled demo: TED Slovak→English, 1,200 segments, 2 systems",
 LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGMENTS:,} lines each, any file "
           "name (.txt, .en, .de, .hyp, .ref, …); every file must have the same number of lines.")
 MAX_MIB = MAX_FILE_BYTES // 2**20
-UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table")
+UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table", "cmp_source_file")
 KEPT = ("cmp_preset", "cmp_synonyms", "cmp_source", "cmp_a", "cmp_b", "cmp_samples", "cmp_seed", "cmp_score_range",
-        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_chart_tab", "cmp_w_system", "cmp_w_a", "cmp_w_b")
+        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_chart_tab", "cmp_w_system", "cmp_w_a", "cmp_w_b",
+        "cmp_metrics", "cmp_sig_test", "cmp_baseline", "cmp_trials", "cmp_bucket_tab")
+TEST_LABELS = {"bootstrap": "paired bootstrap", "ar": "approximate randomization", "both": "both"}
 
 
 @dataclass
@@ -52,6 +56,7 @@ class Loaded:
     config: MeteorConfig
     key: str  # identifies (data, configuration): keys every cache below
     comparison: object  # meteor_core.analysis.compare.SystemComparison
+    sources: list[str] | None = None  # the source sentences, when the test set has them
 
     @property
     def names(self) -> list[str]:
@@ -94,14 +99,20 @@ def _uploaders_start_empty() -> None:
             st.session_state.pop(f"_cmp_had_{key}", None)
 
 
-def _load_files(ref_files, sys_files):
+def _load_files(ref_files, sys_files, source_files=()):
     if not ref_files:
         raise InputError("Upload at least one reference file.")
     if len(sys_files) < 2:
         raise InputError("Upload two or more system output files.")
     systems, references = load_test_set([(name, decode_segments(data, name)) for name, data in ref_files],
                                         [(name, decode_segments(data, name)) for name, data in sys_files])
-    return dict(zip(system_names(list(systems)), systems.values())), references
+    sources = None
+    if source_files:
+        name, data = source_files[0]
+        sources = decode_segments(data, name)
+        if len(sources) != len(references):
+            raise InputError(f"{name}: {len(sources):,} lines, the references {len(references):,}.")
+    return dict(zip(system_names(list(systems)), systems.values())), references, sources
 
 
 def _load_table(table_files):
@@ -109,7 +120,7 @@ def _load_table(table_files):
         raise InputError("Upload a TSV, CSV or JSONL file with a 'ref' column and one column per system.")
     name, data = table_files[0]
     test_set = decode_table(data, name)
-    return test_set.systems, test_set.references
+    return test_set.systems, test_set.references, test_set.sources
 
 
 def _key(systems, references, config) -> str:
@@ -147,7 +158,43 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _segment_table(_loaded: Loaded, key: str, a: str, b: str):
-    return compare_views.segment_table(_loaded.comparison, a, b, _loaded.references, _loaded.systems)
+    table = compare_views.segment_table(_loaded.comparison, a, b, _loaded.references, _loaded.systems)
+    return research_views.with_sources(table, _loaded.sources)
+
+
+@st.cache_data(show_spinner="Significance tests for every pair…", max_entries=16)
+def _significance(_comparison, key: str, baseline: str, test: str, samples: int, trials: int, seed: int):
+    return significance_report(_comparison, baseline, test, samples, trials, seed)
+
+
+@st.cache_data(show_spinner="Buckets and their bootstrap intervals…", max_entries=8)
+def _buckets(_comparison, key: str, samples: int, seed: int):
+    from meteor_core.analysis.buckets import frequency_buckets, length_buckets
+    return length_buckets(_comparison, samples=samples, seed=seed), frequency_buckets(_comparison, samples=samples, seed=seed)
+
+
+@st.cache_data(show_spinner="BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…", max_entries=4)
+def _sacrebleu(_loaded: Loaded, key: str):
+    from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
+    return score_systems(_loaded.systems, _loaded.references, METRICS)
+
+
+@dataclass
+class OtherMetrics:
+    """BLEU, chrF and TER when asked for (the corpus section's checkbox), else empty."""
+    corpus: dict  # system -> metric -> corpus score
+    sentence: dict  # system -> metric -> sentence scores
+    signatures: dict  # label -> signature, METEOR's first
+    names: dict  # metric -> column header
+
+
+def _other_metrics(loaded: Loaded) -> OtherMetrics:
+    signatures = {"METEOR": loaded.config.signature()}
+    if not st.session_state.get("cmp_metrics"):
+        return OtherMetrics({}, {}, signatures, {})
+    from meteor_core.analysis.sacrebleu_metrics import NAMES
+    corpus, sentence, metric_signatures = _sacrebleu(loaded, loaded.key)
+    return OtherMetrics(corpus, sentence, {**signatures, **metric_signatures}, NAMES)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -192,6 +239,7 @@ def test_set(config: MeteorConfig) -> Loaded:
     """The chosen test set, scored (stops the page with a message when it cannot be)."""
     source = st.radio("Test set", SOURCES, key="cmp_source")
     try:
+        sources = None
         if source == SOURCES[0]:
             systems, references = _load_demo()
         elif source == SOURCES[1]:
@@ -203,13 +251,15 @@ def test_set(config: MeteorConfig) -> Loaded:
                 outputs = _files("cmp_systems", st.file_uploader("System outputs (two or more)",
                                                                  accept_multiple_files=True, key="cmp_systems",
                                                                  max_upload_size=MAX_MIB))
+            source_file = _files("cmp_source_file", st.file_uploader(
+                "Source file (optional, shown beside each segment)", key="cmp_source_file", max_upload_size=MAX_MIB))
             st.caption(LIMITS)
-            systems, references = _load_files(refs, outputs)
+            systems, references, sources = _load_files(refs, outputs, source_file)
         else:
             table = _files("cmp_table", st.file_uploader("Test set table", type=["tsv", "csv", "jsonl"],
                                                          key="cmp_table", max_upload_size=MAX_MIB))
             st.caption("Columns: source (optional), ref (or ref1, ref2, …), and one column per system. " + LIMITS)
-            systems, references = _load_table(table)
+            systems, references, sources = _load_table(table)
     except InputError as exc:
         st.warning(str(exc))
         st.stop()
@@ -222,7 +272,7 @@ def test_set(config: MeteorConfig) -> Loaded:
     except ValueError as exc:  # e.g. a segment over the length limit
         st.warning(str(exc))
         st.stop()
-    return Loaded(systems, references, config, key, comparison)
+    return Loaded(systems, references, config, key, comparison, sources)
 
 
 def _valid_choice(key: str, options: list, default) -> None:
@@ -235,10 +285,14 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
     names = loaded.names
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
-    corpus = compare_views.corpus_table(loaded.comparison)
+    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics")
+    other = _other_metrics(loaded)
+    corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
     st.dataframe(corpus, hide_index=True, key="corpus_table",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
+    st.caption("Signatures (how to reproduce these numbers):")
+    st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
     _valid_choice("cmp_a", names, names[0])
     _valid_choice("cmp_b", names, names[1] if len(names) > 1 else names[0])
     c1, c2, c3, c4 = st.columns(4)
@@ -256,8 +310,8 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
         m3.metric("p-value", number(test.p_value))
         st.caption(test.summary())
     d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (CSV)", corpus.to_csv(index=False), "corpus.csv", "text/csv",
-                       key="dl_corpus_csv", on_click="ignore")
+    d1.download_button("Corpus table (CSV)", research_views.with_signature(corpus, loaded.config.signature()).to_csv(
+        index=False), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
     d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
@@ -287,11 +341,14 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
                "select a row to open it.")
     st.session_state.cmp_shown_ids = list(shown["segment"])
-    st.dataframe(shown, hide_index=True, key="segments_table", on_select=_open_selected,
+    other = _other_metrics(loaded)
+    shown_table = research_views.with_segment_metrics(shown, other.sentence, other.names)
+    st.dataframe(shown_table, hide_index=True, key="segments_table", on_select=_open_selected,
                  selection_mode="single-row",
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in loaded.names + [f"{b} − {a}"]})
-    st.download_button("Segment table (CSV)", lambda: shown.to_csv(index=False), "segments.csv", "text/csv",
-                       key="dl_segments", on_click="ignore")
+    st.download_button("Segment table (CSV)", lambda: research_views.with_signature(
+        shown_table, loaded.config.signature()).to_csv(index=False), "segments.csv", "text/csv",
+        key="dl_segments", on_click="ignore")
     # Lazy tabs: only the open chart is built and sent (the others cost nothing until opened).
     tabs = st.tabs(["Scatter: A vs B", "Differences", "Score vs length"], key="cmp_chart_tab", on_change="rerun")
     for tab, chart in zip(tabs, CHARTS):
@@ -316,6 +373,8 @@ def segment_view(loaded: Loaded, a: str) -> None:
     if n_refs > 1:
         ref_index = st.selectbox("Reference", range(n_refs), index=best_of_a, key=f"cmp_ref_{n_refs}",
                                  format_func=lambda r: f"Reference {r + 1}" + (f" (best for {a})" if r == best_of_a else ""))
+    if loaded.sources is not None:
+        st.text(f"Source: {loaded.sources[k]}")
     st.text(f"Reference: {loaded.references[k][ref_index]}")
     pairs = {name: loaded.comparison.results[name].segments[k].per_reference[ref_index] for name in loaded.names}
     columns = st.columns(min(len(pairs), 3))
@@ -327,6 +386,85 @@ def segment_view(loaded: Loaded, a: str) -> None:
             st.text(loaded.systems[name][k])
     for i, name in enumerate(pairs):  # full width, one above the other: long sentences stay readable
         st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="content")
+
+
+def _report(loaded: Loaded):
+    """The significance report for the current choices (cached: the exports reuse it)."""
+    ss = st.session_state
+    return _significance(loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test, int(ss.cmp_samples),
+                         int(ss.cmp_trials), int(ss.cmp_seed))
+
+
+@st.fragment
+def significance_section(loaded: Loaded) -> None:
+    """Every system against a baseline and every pair: table, heatmap, the multiple-comparisons
+    note. A fragment: another test or baseline reruns this part only."""
+    st.subheader("Significance: every system against a baseline, and every pair")
+    _valid_choice("cmp_baseline", loaded.names, loaded.names[0])
+    g1, g2, g3 = st.columns(3)
+    g1.selectbox("Test", TESTS, key="cmp_sig_test", format_func=TEST_LABELS.get)
+    g2.selectbox("Baseline", loaded.names, key="cmp_baseline")
+    g3.number_input("Randomization trials", 1_000, 100_000, step=1_000, key="cmp_trials")
+    page_state.keep(("cmp_sig_test", "cmp_baseline", "cmp_trials"))
+    report = _report(loaded)
+    st.dataframe(research_views.pairwise_table(report), hide_index=True, key="cmp_pairwise",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in ("B - A", "p bootstrap", "p bootstrap (Holm)", "p AR", "p AR (Holm)")})
+    st.plotly_chart(research_views.significance_heatmap(report, loaded.names), key="cmp_heatmap")
+    st.caption(report.note + " Approximate randomization is sacrebleu's procedure; bootstrap samples and seed "
+               "as set above.")
+
+
+BUCKET_TABS = ("Reference length", "Word frequency in the references")
+FOUR_DECIMALS = {c: st.column_config.NumberColumn(format="%.4f")
+                 for c in ("METEOR", "precision", "recall", "fmean", "ci_low", "ci_high")}
+
+
+@st.fragment
+def buckets_section(loaded: Loaded) -> None:
+    """METEOR by reference length and by word frequency, bars with 95% intervals (lazy tabs)."""
+    st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
+    by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
+                                       int(st.session_state.cmp_seed))
+    length_tab, frequency_tab = st.tabs(BUCKET_TABS, key="cmp_bucket_tab", on_change="rerun")
+    if length_tab.open:
+        length_tab.plotly_chart(research_views.bucket_figure(
+            by_length, "METEOR", "Corpus METEOR by reference length (tokens)", "corpus METEOR"), key="cmp_bucket_length")
+        length_tab.dataframe(by_length, hide_index=True, key="cmp_bucket_length_table", column_config=FOUR_DECIMALS)
+    if frequency_tab.open:
+        frequency_tab.plotly_chart(research_views.bucket_figure(
+            by_frequency, "fmean", "METEOR word matches by how often the word occurs in the references",
+            "Fmean of matched words"), key="cmp_bucket_frequency")
+        frequency_tab.dataframe(by_frequency, hide_index=True, key="cmp_bucket_frequency_table",
+                                column_config=FOUR_DECIMALS)
+    page_state.keep(("cmp_bucket_tab",))
+
+
+def exports_section(loaded: Loaded, a: str, b: str) -> None:
+    """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked."""
+    st.subheader("Exports (every table carries the signatures)")
+    other = _other_metrics(loaded)
+    corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
+    ss = st.session_state
+
+    def workbook() -> bytes:
+        report = _report(loaded)
+        by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+        tables = {"corpus": corpus, "significance": research_views.pairwise_table(report),
+                  "buckets by length": pd.DataFrame(by_length), "buckets by frequency": pd.DataFrame(by_frequency),
+                  "segments": research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b),
+                                                                  other.sentence, other.names)}
+        settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
+                    "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
+        return research_views.xlsx_tables(tables, other.signatures, settings)
+
+    d1, d2 = st.columns(2)
+    d1.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
+        corpus, _report(loaded), other.signatures, tuple(other.names)), "corpus.tex", "text/x-tex",
+        key="dl_corpus_latex", on_click="ignore")
+    d2.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
+                       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key="dl_xlsx",
+                       on_click="ignore")
 
 
 def corpus_difference_section(loaded: Loaded) -> None:
@@ -364,7 +502,8 @@ def _defaults() -> None:
     for key, value in (("cmp_preset", PRESET_NAMES[0]), ("cmp_synonyms", True), ("cmp_source", SOURCES[0]),
                        ("cmp_samples", DEFAULT_SAMPLES), ("cmp_seed", DEFAULT_SEED), ("cmp_score_range", (0.0, 1.0)),
                        ("cmp_diff_range", (-1.0, 1.0)), ("cmp_query", ""), ("cmp_segment", 1),
-                       ("cmp_w_a", "nltk"), ("cmp_w_b", "meteor15")):
+                       ("cmp_w_a", "nltk"), ("cmp_w_b", "meteor15"), ("cmp_metrics", False), ("cmp_sig_test", "both"),
+                       ("cmp_trials", DEFAULT_TRIALS)):
         st.session_state.setdefault(key, value)
 
 
@@ -380,5 +519,8 @@ system_a, system_b = corpus_section(loaded)
 page_state.keep(KEPT)
 segments_section(loaded, system_a, system_b)
 segment_view(loaded, system_a)
+significance_section(loaded)
+buckets_section(loaded)
+exports_section(loaded, system_a, system_b)
 corpus_difference_section(loaded)
 page_state.keep(KEPT)

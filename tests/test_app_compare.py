@@ -35,12 +35,15 @@ def test_demo_set_scores_and_compares(page):
     segments = at.dataframe[1].value
     assert len(segments) == 1200
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)"]
-    assert len(at.get("plotly_chart")) == 1 + 2  # the open chart (lazy tabs: scatter first); one drawing per system
+    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)",
+                      "Corpus table (LaTeX)", "Every table (xlsx)"]
+    # the open chart (lazy tabs: scatter first); one drawing per system; the significance heatmap and
+    # the open bucket chart
+    assert len(at.get("plotly_chart")) == 1 + 2 + 2
     for tab in ("Differences", "Score vs length"):
         at.session_state["cmp_chart_tab"] = tab
         at.run()
-        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2
+        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2 + 2
 
 
 def test_filters_and_opening_a_segment(page):

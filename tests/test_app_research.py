@@ -1,0 +1,70 @@
+"""The compare page's research sections through AppTest: signatures, every pair, buckets,
+sacrebleu metrics, the source column and the export buttons."""
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT
+from meteor_core import MeteorConfig
+
+REFS = ["the cat sat on the mat", "a dog ran in the park", "it is raining today", "we like green tea"]
+GOOD = REFS
+MID = ["the cat sat on a mat", "a dog ran in a park", "it rains today", "we like tea"]
+BAD = ["cat the mat", "dog park", "raining it", "tea we"]
+
+
+@pytest.fixture
+def table_page():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = at.switch_page("app_pages/compare.py").run()
+    at = at.radio(key="cmp_source").set_value(at.radio(key="cmp_source").options[2]).run()
+    rows = "source\tref\tgood\tmid\t<b>bad</b>\n" + "".join(
+        f"zdroj {k}\t{r}\t{g}\t{m}\t{b}\n" for k, (r, g, m, b) in enumerate(zip(REFS, GOOD, MID, BAD), start=1))
+    return at.file_uploader(key="cmp_table").upload("set.tsv", rows.encode()).run()
+
+
+def _frame(at, *columns):
+    return next(d.value for d in at.dataframe if set(columns) <= set(d.value.columns))
+
+
+def test_signature_pairs_buckets_and_exports(table_page):
+    at = table_page
+    assert not at.exception
+    assert any(MeteorConfig.meteor2005().signature() in c.value for c in at.code)
+    pairs = _frame(at, "A", "B", "B - A", "p AR (Holm)")
+    assert [tuple(r) for r in pairs[["A", "B"]].values] == [("good", "mid"), ("good", "<b>bad</b>"),
+                                                             ("mid", "<b>bad</b>")]
+    assert (pairs["p AR (Holm)"] >= pairs["p AR"]).all()
+    assert any("Holm" in c.value for c in at.caption)
+    lengths = _frame(at, "bucket", "segments", "ci_low")
+    assert lengths["segments"].sum() == 3 * len(REFS)  # every system's segments, in some bucket
+    labels = [d.label for d in at.get("download_button")]
+    assert "Corpus table (LaTeX)" in labels and "Every table (xlsx)" in labels
+    # another baseline and the AR test alone
+    at.selectbox(key="cmp_baseline").set_value("mid")
+    at.selectbox(key="cmp_sig_test").set_value("ar").run()
+    pairs = _frame(at, "A", "B", "B - A")
+    assert list(pairs["A"][:2]) == ["mid", "mid"] and "p bootstrap" not in pairs.columns
+
+
+def test_source_column_and_segment_view(table_page):
+    at = table_page
+    segments = _frame(at, "segment", "reference")
+    assert list(segments.columns[:2]) == ["segment", "source"] and segments["source"][1] == "zdroj 2"
+    at.number_input(key="cmp_segment").set_value(2).run()
+    assert any(t.value == "Source: zdroj 2" for t in at.text)
+
+
+def test_sacrebleu_metrics_on_request(table_page):
+    at = table_page
+    assert "BLEU" not in at.dataframe[0].value.columns
+    at.checkbox(key="cmp_metrics").check().run()
+    assert not at.exception
+    corpus = at.dataframe[0].value
+    assert {"BLEU", "chrF", "TER"} <= set(corpus.columns)
+    from meteor_core.analysis.sacrebleu_metrics import corpus_score
+    assert corpus.set_index("system").loc["mid", "BLEU"] == pytest.approx(corpus_score("bleu", MID, [[r] for r in REFS]))
+    segments = _frame(at, "segment", "reference")
+    assert {"good BLEU", "mid chrF", "<b>bad</b> TER"} <= set(segments.columns)
+    assert any("bleu|nrefs:1" in c.value for c in at.code)
