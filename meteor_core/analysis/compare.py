@@ -119,9 +119,10 @@ class BootstrapResult:
 
 def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
                      samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> BootstrapResult:
-    """Paired bootstrap resampling (Koehn 2004), with the p-value as sacrebleu computes it:
-    the share of samples whose delta, centred on the mean sample delta, is at least as far
-    from zero as the observed delta (with +1 smoothing)."""
+    """Paired bootstrap resampling (Koehn 2004). The p-value is the share of samples whose delta,
+    centred on the mean sample delta, is at least as far from zero as the observed delta (with
+    +1 smoothing); sacrebleu's ``_paired_bs_test`` centres |delta| instead and counts only larger
+    ones, so its p-values differ somewhat."""
     if samples < 1:
         raise ValueError("samples must be >= 1")
     a, b = stat_matrix(comparison.results[baseline].segments), stat_matrix(comparison.results[system].segments)
