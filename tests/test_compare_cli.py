@@ -11,7 +11,7 @@ from meteor_core import MeteorConfig, __version__
 from meteor_core.analysis import sacrebleu_metrics
 from meteor_core.table_export import latex_escape, significance_mark, xlsx_workbook
 
-N = 300  # segments of the demo set used (three systems, all analyses)
+N = 120  # segments of the demo set used (three systems, all analyses)
 
 
 def run_cli(*args, command="compare"):
@@ -126,15 +126,19 @@ def test_source_of_the_wrong_length(demo):
     assert p.returncode == 2 and "short.txt: 1 lines" in p.stderr
 
 
-def test_score_and_explain_outputs_carry_the_signature(demo):
-    tsv = run_cli("--hyp", str(demo / "sys1.txt"), "--ref", str(demo / "ref.txt"), "--format", "tsv",
-                  "--no-synonyms", command="score")
-    assert tsv.stdout.splitlines()[-1] == "signature\t" + MeteorConfig.meteor2005(stages=("exact", "stem")).signature()
-    text = run_cli("--a", "nltk", "--b", "meteor15", "--hyp", "the cat sat", "--ref", "a cat sat", command="explain")
-    assert f"signature B {MeteorConfig.meteor15().signature()}" in text.stdout
-    j = json.loads(run_cli("--a", "nltk", "--b", "meteor15", "--hyp", "the cat", "--ref", "a cat",
-                           "--format", "json", command="explain").stdout)
-    assert j["signature_a"] == MeteorConfig.nltk().signature()
+def test_score_and_explain_outputs_carry_the_signature(tmp_path, capsys):
+    from meteor_core.cli import main  # in this process: WordNet is loaded once
+    (tmp_path / "h.txt").write_text("the big dog\nthe cat sat\n")
+    (tmp_path / "r.txt").write_text("the large dog\na cat sat\n")
+    assert main(["score", "--hyp", str(tmp_path / "h.txt"), "--ref", str(tmp_path / "r.txt"), "--format", "tsv",
+                 "--no-synonyms"]) == 0
+    tsv = capsys.readouterr().out
+    assert tsv.splitlines()[-1] == "signature\t" + MeteorConfig.meteor2005(stages=("exact", "stem")).signature()
+    assert main(["explain", "--a", "nltk", "--b", "meteor15", "--hyp", "the cat sat", "--ref", "a cat sat"]) == 0
+    assert f"signature B {MeteorConfig.meteor15().signature()}" in capsys.readouterr().out
+    assert main(["explain", "--a", "nltk", "--b", "meteor15", "--hyp", "the cat", "--ref", "a cat",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature_a"] == MeteorConfig.nltk().signature()
 
 
 def test_export_helpers():

@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
         if args.metrics:
             from ..analysis.sacrebleu_metrics import parse_metrics
             metrics = parse_metrics(args.metrics)
+        if args.baseline is not None and args.baseline not in systems:  # before scoring, not after
+            raise ValueError(f"baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}")
         comparison = compare_systems(systems, references, config)
         report = significance_report(comparison, args.baseline, args.test, args.samples, args.trials, args.seed)
         buckets = {}
