@@ -56,8 +56,8 @@ def bucket_figure(rows: list[dict], value: str, title: str, y_title: str) -> go.
     systems = list(dict.fromkeys(r["system"] for r in rows))
     order = list(dict.fromkeys(r["bucket"] for r in rows))
     for k, name in enumerate(systems):
-        mine = {r["bucket"]: r for r in rows if r["system"] == name}
-        x = [b for b in order if b in mine]
+        mine = {r["bucket"]: r for r in rows if r["system"] == name and r[value] is not None}
+        x = [b for b in order if b in mine]  # a bucket without a value (no Fmean) gets no bar
         y = [mine[b][value] for b in x]
         fig.add_trace(go.Bar(
             x=x, y=y, name=escape(name), marker_color=_COLOURS[k % len(_COLOURS)],

@@ -48,6 +48,10 @@ def test_bucket_bars_have_asymmetric_error_bars(three):
     assert list(first.error_y.array) == pytest.approx([r["ci_high"] - r["METEOR"] for r in mine])
     assert list(first.error_y.arrayminus) == pytest.approx([r["METEOR"] - r["ci_low"] for r in mine])
     assert fig.data[1].name == "&lt;b&gt;sys2&lt;/b&gt;"
+    from meteor_core.analysis.buckets import frequency_buckets
+    words = frequency_buckets(c, samples=50)
+    fig = research_views.bucket_figure(words, "fmean", "By frequency", "Fmean")
+    assert "0" not in fig.data[0].x  # no reference has those words: no Fmean, no bar
 
 
 def test_metric_source_and_signature_columns(three):

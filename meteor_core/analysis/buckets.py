@@ -9,6 +9,8 @@ interval:
   words), recall (the same on the reference side) and their Fmean with the configuration's α.
   compare-mt reports a word F-measure per frequency bucket with exact matches; this one counts
   METEOR's matches (stems, synonyms and paraphrases too), on the best reference's alignment.
+  A bucket with words on one side only (always "0": no reference has them) has that side's
+  ratio and None for the other and for the Fmean and its interval.
 
 The interval: segments are resampled with replacement (within the bucket for length buckets,
 over the whole test set for frequency buckets, whose words are spread over all segments), and
@@ -128,10 +130,12 @@ def frequency_buckets(comparison: SystemComparison, cutoffs=FREQUENCY_CUTOFFS, s
             ids = rng.integers(0, len(segments), size=(min(100, samples - start), len(segments)))
             resampled[start:start + len(ids)] = _fmean(counts[ids].sum(axis=1), comparison.config.alpha)[2]
         for b, label in enumerate(labels):
-            if not total[b, 1] and not total[b, 3]:
+            hyp_words, ref_words = int(total[b, 1]), int(total[b, 3])
+            if not hyp_words and not ref_words:
                 continue
-            low, high = _interval(resampled[:, b])
-            rows.append({"system": name, "bucket": label, "hyp words": int(total[b, 1]), "ref words": int(total[b, 3]),
-                         "precision": float(p[b]), "recall": float(r[b]), "fmean": float(f[b]),
-                         "ci_low": low, "ci_high": high})
+            # a side without words has no precision (recall); without both, no Fmean: None, not 0
+            low, high = _interval(resampled[:, b]) if hyp_words and ref_words else (None, None)
+            rows.append({"system": name, "bucket": label, "hyp words": hyp_words, "ref words": ref_words,
+                         "precision": float(p[b]) if hyp_words else None, "recall": float(r[b]) if ref_words else None,
+                         "fmean": float(f[b]) if hyp_words and ref_words else None, "ci_low": low, "ci_high": high})
     return rows

@@ -72,8 +72,12 @@ def _load(args):
 
 def format_table(rows: list[dict]) -> str:
     columns = list(dict.fromkeys(k for row in rows for k in row))
-    cells = [[c] + [f"{row[c]:.4f}" if isinstance(row.get(c), float) else str(row.get(c, "")) for row in rows]
-             for c in columns]
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return f"{value:.4f}"
+        return "-" if value is None else str(value)
+
+    cells = [[c] + [cell(row.get(c, "")) for row in rows] for c in columns]
     widths = [max(len(x) for x in col) for col in cells]
     lines = ["  ".join(col[k].ljust(w) for col, w in zip(cells, widths)).rstrip() for k in range(len(rows) + 1)]
     return "\n".join(lines)
