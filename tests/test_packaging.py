@@ -26,7 +26,7 @@ def installed(tmp_path_factory):
     """(venv dir, work dir) after `pip install .` from a copy of the sources."""
     tmp = tmp_path_factory.mktemp("pkg")
     source = tmp / "src"
-    shutil.copytree(ROOT / "meteor_core", source / "meteor_core", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "meteor_core", source / "meteor_core", ignore=shutil.ignore_patterns("__pycache__", "*.so", "_accel_manifest.json"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     venv = tmp / "venv"
