@@ -179,6 +179,21 @@ def _sacrebleu(_loaded: Loaded, key: str):
     return score_systems(_loaded.systems, _loaded.references, METRICS)
 
 
+def ss_key(keys) -> tuple:
+    """The current values of some widgets: part of a cache key."""
+    return tuple(st.session_state.get(k) for k in keys)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _heatmap(_report, key: str, choices: tuple, names: tuple):
+    return research_views.significance_heatmap(_report, list(names))
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _bucket_chart(_rows, key: str, choices: tuple, value: str, title: str, y_title: str):
+    return research_views.bucket_figure(_rows, value, title, y_title)
+
+
 @dataclass
 class OtherMetrics:
     """BLEU, chrF and TER when asked for (the corpus section's checkbox), else empty."""
@@ -410,7 +425,8 @@ def significance_section(loaded: Loaded) -> None:
     st.dataframe(research_views.pairwise_table(report), hide_index=True, key="cmp_pairwise",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("B - A", "p bootstrap", "p bootstrap (Holm)", "p AR", "p AR (Holm)")})
-    st.plotly_chart(research_views.significance_heatmap(report, loaded.names), key="cmp_heatmap")
+    st.plotly_chart(_heatmap(report, loaded.key, ss_key(("cmp_baseline", "cmp_sig_test", "cmp_samples", "cmp_trials",
+                                                          "cmp_seed")), tuple(loaded.names)), key="cmp_heatmap")
     st.caption(report.note + " Approximate randomization is sacrebleu's procedure; bootstrap samples and seed "
                "as set above.")
 
@@ -426,15 +442,17 @@ def buckets_section(loaded: Loaded) -> None:
     st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
     by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
                                        int(st.session_state.cmp_seed))
+    choices = ss_key(("cmp_samples", "cmp_seed"))
     length_tab, frequency_tab = st.tabs(BUCKET_TABS, key="cmp_bucket_tab", on_change="rerun")
     if length_tab.open:
-        length_tab.plotly_chart(research_views.bucket_figure(
-            by_length, "METEOR", "Corpus METEOR by reference length (tokens)", "corpus METEOR"), key="cmp_bucket_length")
+        length_tab.plotly_chart(_bucket_chart(by_length, loaded.key, choices, "METEOR",
+                                              "Corpus METEOR by reference length (tokens)", "corpus METEOR"),
+                                key="cmp_bucket_length")
         length_tab.dataframe(by_length, hide_index=True, key="cmp_bucket_length_table", column_config=FOUR_DECIMALS)
     if frequency_tab.open:
-        frequency_tab.plotly_chart(research_views.bucket_figure(
-            by_frequency, "fmean", "METEOR word matches by how often the word occurs in the references",
-            "Fmean of matched words"), key="cmp_bucket_frequency")
+        frequency_tab.plotly_chart(_bucket_chart(
+            by_frequency, loaded.key, choices, "fmean", "METEOR word matches by how often the word occurs in the "
+            "references", "Fmean of matched words"), key="cmp_bucket_frequency")
         frequency_tab.dataframe(by_frequency, hide_index=True, key="cmp_bucket_frequency_table",
                                 column_config=FOUR_DECIMALS)
     page_state.keep(("cmp_bucket_tab",))
