@@ -60,8 +60,6 @@ def _scorer(name: str):
         wordnet.ensure_loaded()
         wordnet.synsets("dog")  # NLTK's lazy reader: load before the clock, as ours is
         return lambda h, r: (meteor_score([r.split()], h.split()), None)
-    if name == "jar":
-        return _jar_scorer()
     import meteor_core.align.pairwise  # noqa: F401  (numpy, imported when a long segment first needs it)
     from meteor_core import MeteorConfig, resources, score
 
@@ -78,37 +76,52 @@ def _scorer(name: str):
     return run
 
 
-def _jar_scorer():
-    """The Meteor 1.5 jar in -stdio mode (as pycocoevalcap drives it): one JVM, resources loaded
-    once, then one SCORE/EVAL exchange per segment."""
+JAR_ARGS = ["-l", "en", "-norm", "-m", "exact stem synonym"]  # what the meteor15 preset computes
+
+
+def jar_child() -> None:
+    """The jar scores files in one batch (its fastest way): the whole set, minus a one-segment
+    run's time (the JVM's start and the loading of its resources). No per-segment timing."""
+    import tempfile
+
     jar = _find_jar()
-    proc = subprocess.Popen(["java", "-Xmx2G", "-jar", str(jar), "-", "-", "-stdio", "-l", "en", "-lower"],
-                            cwd=str(jar.parent), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+    pairs = load_pairs()
 
-    def run(h, r):
-        proc.stdin.write(f"SCORE ||| {r} ||| {h}\n")
-        stats = proc.stdout.readline().strip()
-        proc.stdin.write(f"EVAL ||| {stats}\n")
-        return float(proc.stdout.readline()), None
+    def run(subset) -> float:
+        with tempfile.TemporaryDirectory() as tmp:
+            hyp, ref = Path(tmp, "hyp"), Path(tmp, "ref")
+            hyp.write_text("".join(h + "\n" for h, _ in subset), encoding="utf-8")
+            ref.write_text("".join(r + "\n" for _, r in subset), encoding="utf-8")
+            start = time.perf_counter()
+            subprocess.run(["java", "-Xmx2G", "-jar", str(jar), str(hyp), str(ref), *JAR_ARGS], cwd=str(jar.parent),
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return time.perf_counter() - start
 
-    run("a warm up", "a warm up")  # the JVM loads its resources on the first segment
-    return run
+    startup = min(run(pairs[:1]) for _ in range(2))
+    total = max(run(pairs) - startup, 1e-9)
+    print(json.dumps({"total": total, "per_bucket": None, "counts": [0] * len(BUCKETS), "proven": 0,
+                      "unproven": 0, "worst": None}))
 
 
 def _find_jar() -> Path:
-    env = os.environ.get("METEOR_JAR")
-    if env:
-        return Path(env)
+    """METEOR_JAR, else the copy bench/meteor15_agreement.py fetched (pycocoevalcap's), else the
+    installed pycocoevalcap package's."""
+    if os.environ.get("METEOR_JAR"):
+        return Path(os.environ["METEOR_JAR"])
+    cache = Path(os.environ.get("METEOR_EXPLORER_CACHE", Path.home() / ".cache" / "meteor-explorer"))
+    if (cache / "meteor-1.5.jar").is_file():
+        return cache / "meteor-1.5.jar"
     import importlib.util
 
     spec = importlib.util.find_spec("pycocoevalcap")
     if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("no Meteor 1.5 jar: set METEOR_JAR or pip install pycocoevalcap")
+        raise FileNotFoundError("no Meteor 1.5 jar: set METEOR_JAR or run bench/meteor15_agreement.py once")
     return Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
 
 
 def child(name: str) -> None:
+    if name == "jar":
+        return jar_child()
     run = _scorer(name)
     pairs = load_pairs()
     per_bucket = [0.0] * len(BUCKETS)
@@ -162,9 +175,12 @@ def adversarial_cases() -> dict[str, tuple[str, str]]:
 
 
 def adversarial(presets: list[str]) -> None:
+    import meteor_core.align.pairwise  # noqa: F401
     from meteor_core import MeteorConfig, resources, score
 
-    resources.wordnet()
+    resources.load_wordnet()
+    for preset in presets:
+        resources.load_stemmer(MeteorConfig.preset(preset).stemmer)
     print("\nAdversarial input (seconds a segment; 'cut' = the search hit its budget, optimal=False)")
     cases = adversarial_cases()
     print(f"{'case':36s}" + "".join(f"{p:>20s}" for p in presets))
@@ -199,7 +215,8 @@ def main():
         scorers += [(p, True) for p in presets]
     if args.jar:
         scorers.append(("jar", False))
-    label = {s: (f"{s[0]} (pure)" if s[1] else ("NLTK meteor_score" if s[0] == "NLTK" else f"{s[0]} preset")) for s in scorers}
+    names = {"NLTK": "NLTK meteor_score", "jar": "Meteor 1.5 jar (batch)"}
+    label = {s: f"{s[0]} (pure)" if s[1] else names.get(s[0], f"{s[0]} preset") for s in scorers}
     results: dict = {s: [] for s in scorers}
     for r in range(args.rounds):
         shift = r % len(scorers)
@@ -222,6 +239,9 @@ def main():
     print(f"{'scorer':26s}{header}")
     for s in scorers:
         runs = results[s]
+        if runs[0]["per_bucket"] is None:  # the jar in batch mode: whole set only
+            print(f"{label[s]:26s}" + "".join(f"{'-':>22s}" for _ in BUCKETS))
+            continue
         cells = []
         for k in range(len(BUCKETS)):
             seconds = statistics.median(x["per_bucket"][k] for x in runs)

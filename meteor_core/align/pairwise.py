@@ -83,11 +83,27 @@ def _cost_between(a: list[Pair], b: list[Pair], weight: int) -> np.ndarray:
     return weight * crossing - link
 
 
+# Gathers are done in slices of at most this many numbers, so that a table's intermediate arrays
+# stay a few MB (the tables themselves are capped by search.MAX_TABLE_ENTRIES).
+GATHER_CHUNK = 1 << 20
+
+
+def _gather_sum(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """values[index].sum(axis=1) for 2-D ``values`` (rows x columns) and ``index`` (n x k row
+    indices): out[r] = Σ_q values[index[r, q]], a slice of rows at a time."""
+    n, k = index.shape
+    out = np.empty((n, values.shape[1]))
+    step = max(1, GATHER_CHUNK // max(1, k * values.shape[1]))
+    for start in range(0, n, step):
+        out[start:start + step] = values[index[start:start + step]].sum(axis=1)
+    return out
+
+
 def _table(a: Options, b: Options, weight: int) -> np.ndarray:
     """T[c, d]: what option c of part a and option d of part b cost together."""
     per_candidate = _cost_between(a[0], b[0], weight)  # candidates of a x candidates of b
-    against_b = per_candidate[:, b[2]].sum(axis=2)  # candidates of a x options of b
-    return against_b[a[2]].sum(axis=1)  # options of a x options of b
+    against_b = _gather_sum(per_candidate.T, b[2]).T  # candidates of a x options of b
+    return _gather_sum(against_b, a[2])  # options of a x options of b
 
 
 def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[int], bool]:

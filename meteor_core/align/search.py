@@ -665,7 +665,9 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
             if listed is None:
                 break
             arrays.append(pairwise.listed_options(listed))
-    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES:
+    candidates = sorted((len(o[0]) for o in arrays), reverse=True)[:2]
+    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES \
+            and candidates[0] * candidates[-1] <= MAX_TABLE_ENTRIES:  # the largest candidate-cost matrix
         choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
         return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
     return _coordinate_descent(parts, current, cost, budget), False

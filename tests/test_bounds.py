@@ -1,0 +1,100 @@
+"""Every search is bounded: adversarial segments (repeated words, tiny vocabularies, 1,000 tokens)
+score within a generous bound in the library, the CLI and the app, and a cut search says so.
+(Measured figures are in bench/bench_core.py; these bounds only catch a hang.)"""
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+
+import pytest
+
+from conftest import ROOT
+from meteor_core import MeteorConfig, resources, score
+
+# The target on this machine is 0.5 s a segment; the tests allow 10x for a loaded CI machine.
+BOUND = 5.0
+
+
+def _cases() -> dict[str, tuple[str, str]]:
+    rng = random.Random(1)
+    vocab4 = ["the", "a", "of", "cat"]
+    words = [f"w{k % 300}" for k in range(1000)]
+    rng.shuffle(words)
+    return {
+        '400 x "the"': (" ".join(["the"] * 400), " ".join(["the"] * 390)),
+        "1,000 tokens, 4 words": (" ".join(rng.choice(vocab4) for _ in range(1000)),
+                                  " ".join(rng.choice(vocab4) for _ in range(1000))),
+        "1,000 tokens, 300 words": (" ".join(words), " ".join(sorted(words))),
+        "1,000 tokens, 2 words, stems and synonyms": (" ".join(rng.choice(["big", "large"]) for _ in range(1000)),
+                                                      " ".join(rng.choice(["bigger", "larger", "big"]) for _ in range(1000))),
+        "repeated phrase": (" ".join(["the cat sat on the mat ."] * 100), " ".join(["on the mat the cat sat ."] * 90)),
+    }
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_adversarial_segments_are_bounded_in_time_and_memory(preset, name):
+    config = MeteorConfig.preset(preset)
+    resources.load_wordnet()  # loading is not a segment's time
+    resources.load_stemmer(config.stemmer)
+    import meteor_core.align.pairwise  # noqa: F401  (numpy, imported on first need)
+
+    hyp, ref = CASES[name]
+    tracemalloc.start()
+    start = time.perf_counter()
+    result = score(hyp, [ref], config)
+    elapsed = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert elapsed < BOUND, f"{elapsed:.2f} s"
+    assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MiB"
+    assert 0 <= result.score <= 1 and result.matches > 0
+    assert len({m.hyp_index for m in result.alignment}) == result.matches  # still one-to-one
+
+
+def test_a_cut_search_says_so():
+    """The 4-word case cannot be proven within the budget: the result says optimal=False, and is
+    still a maximum matching (as many matches as the greedy aligner, or more)."""
+    hyp, ref = CASES["1,000 tokens, 4 words"]
+    result = score(hyp, [ref], MeteorConfig.meteor2005(stages=("exact",)))
+    greedy = score(hyp, [ref], MeteorConfig.nltk(stages=("exact",)))
+    assert result.optimal is False
+    assert result.matches == greedy.matches
+
+
+def test_cli_scores_adversarial_files_within_the_bound(tmp_path):
+    hyps, refs = zip(*CASES.values())
+    (tmp_path / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "meteor_core", "--hyp", str(tmp_path / "hyp.txt"),
+                          "--ref", str(tmp_path / "ref.txt"), "--format", "tsv"],
+                         capture_output=True, text=True, cwd=ROOT)
+    # the process also imports NLTK and loads WordNet once (seconds on a loaded machine)
+    assert out.returncode == 0, out.stderr
+    assert time.perf_counter() - start < BOUND * len(CASES) + 30
+    rows = out.stdout.strip().splitlines()
+    assert len(rows) == len(CASES) + 2  # header, one row a segment, the corpus row
+
+
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk"])
+def test_the_explorer_answers_adversarial_input_within_the_bound(preset):
+    """400 words a side is the explorer's limit: the page scores and draws it, it does not hang."""
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.selectbox(key="preset").set_value(preset).run()
+    hyp, ref = CASES['400 x "the"']
+    at.text_area(key="hyp").input(hyp)
+    at.text_area(key="ref_0").input(ref)
+    start = time.perf_counter()
+    at.run()
+    assert not at.exception
+    assert time.perf_counter() - start < BOUND * 4  # scoring, both drawings and the tables
+    assert next(m.value for m in at.metric if m.label == "METEOR")
