@@ -1,6 +1,7 @@
 """Whole-set speed: meteor_core's presets against NLTK's meteor_score (and the Meteor 1.5 jar
 where Java and the jar are present), measured as a user's run, on every segment of the shared
-TED set (1,200 segments x 2 systems, tokenised, every length).
+TED set (1,200 segments x 2 systems, tokenised, every length). The jar runs in batch mode (its
+fastest), its start-up and resource loading subtracted.
 
 Each scorer runs in a fresh process per round: resources are loaded first (WordNet, the jar's
 JVM and its files), then the whole set is scored once with per-word caches cold, one segment at a
@@ -14,7 +15,7 @@ machine falls on all of them alike. Printed:
 * adversarial input (repeated words, tiny vocabularies, 1,000 tokens) per preset: seconds and
   whether the search was cut (optimal=False).
 
-    .venv/bin/python bench/bench_core.py [--rounds 5] [--presets meteor2005,nltk,meteor15] [--jar]
+    .venv/bin/python bench/bench_core.py [--rounds 5] [--presets meteor2005,nltk,meteor15] [--compiled-too]
 """
 from __future__ import annotations
 
@@ -101,6 +102,15 @@ def jar_child() -> None:
     total = max(run(pairs) - startup, 1e-9)
     print(json.dumps({"total": total, "per_bucket": None, "counts": [0] * len(BUCKETS), "proven": 0,
                       "unproven": 0, "worst": None}))
+
+
+def _jar_available() -> bool:
+    import shutil
+
+    try:
+        return shutil.which("java") is not None and _find_jar().is_file()
+    except FileNotFoundError:
+        return False
 
 
 def _find_jar() -> Path:
@@ -201,7 +211,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--presets", default="meteor2005,nltk,meteor15")
-    parser.add_argument("--jar", action="store_true", help="also the Meteor 1.5 jar (needs Java and the jar)")
+    parser.add_argument("--no-jar", action="store_true",
+                        help="leave out the Meteor 1.5 jar (measured by default where Java and the jar are present)")
     parser.add_argument("--compiled-too", action="store_true",
                         help="also the pure-Python modules (METEOR_PURE=1) beside the compiled ones")
     parser.add_argument("--no-adversarial", action="store_true")
@@ -213,7 +224,7 @@ def main():
     scorers = [("NLTK", False)] + [(p, False) for p in presets]
     if args.compiled_too:
         scorers += [(p, True) for p in presets]
-    if args.jar:
+    if not args.no_jar and _jar_available():
         scorers.append(("jar", False))
     names = {"NLTK": "NLTK meteor_score", "jar": "Meteor 1.5 jar (batch)"}
     label = {s: f"{s[0]} (pure)" if s[1] else names.get(s[0], f"{s[0]} preset") for s in scorers}
