@@ -94,66 +94,90 @@ def tokenize(text: str, name: str) -> list[str]:
 
 
 # --- Meteor 1.5's -norm (the Moses tokenizer rules it ports) ----------------------------------
+# A line-by-line port of edu.cmu.meteor.util.Normalizer.normalizeLine (English, punctuation
+# kept), same patterns in the same order. Java's \s, \p{Digit} and \p{Lower} are ASCII-only,
+# so they are spelled out here (Python's would also take other scripts' digits and spaces).
 
 _ALPHA = "A-Za-zŠŽšžŸÀ-ÖØ-öø-žЀ-ӿԀ-ԧꙀ-ꙮ꙾-ꚗᴀ-ᵿ"  # the letter ranges of Meteor's Normalizer
 _ALNUM = "0-9" + _ALPHA
-_NORM_STEPS = [
-    (re.compile(rf"([^{_ALNUM}\s.'`,\-‘’])"), r" \1 "),  # split off every other symbol
-    (re.compile(r"\.([.]+)"), r" DOTMULTI\1"),  # protect "..."
-    (re.compile(r"([^\d]),([^\d])"), r"\1 , \2"),  # commas, except inside numbers
-    (re.compile(r"(\d),([^\d])"), r"\1 , \2"),
-    (re.compile(r"([^\d]),(\d)"), r"\1 , \2"),
-    (re.compile(r"[`‘’]"), "'"),  # quote and dash normalisation
-    (re.compile(r"[“”]|''"), ' " '),
-    (re.compile("–"), "-"),
-    (re.compile(rf"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),  # English apostrophes
-    (re.compile(rf"([^{_ALPHA}\d])'([{_ALPHA}])"), r"\1 ' \2"),
+_JAVA_SPACE = " \t\n\x0b\f\r"  # Java regex \s
+_SEP_OTHER = re.compile(f"([^{_ALNUM}{_JAVA_SPACE}.'`,\\-‘’])")  # split off every other symbol
+_MULTI_DOT = re.compile(r"\.([.]+)")  # protect "..." as DOTMULTI..
+_MULTI_DOT2 = re.compile(r"DOTMULTI\.([^.])")
+_COMMAS = (re.compile(r"([^0-9]),([^0-9])"), re.compile(r"([0-9]),([^0-9])"), re.compile(r"([^0-9]),([0-9])"))
+_QUOTE = re.compile(r"[`‘’]")
+_DOUBLE_QUOTE = re.compile(r"[“”]|''")
+_RM_DASH = re.compile(rf"([{_ALNUM}.])-([{_ALNUM}])")  # intra-word hyphens go (one pass, as the jar)
+_APOSTROPHES = (  # English: contractions split to the right ("do n't" is Moses's, "it 's" too)
+    (re.compile(rf"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(rf"([^{_ALPHA}0-9])'([{_ALPHA}])"), r"\1 ' \2"),
     (re.compile(rf"([{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
     (re.compile(rf"([{_ALPHA}])'([{_ALPHA}])"), r"\1 '\2"),
-    (re.compile(r"(\d)'(s)"), r"\1 '\2"),
-]
-
-
-_HYPHEN = re.compile(rf"([{_ALNUM}.])-([{_ALNUM}])")  # the jar's s_rm_dash: intra-word hyphens go
+    (re.compile(r"([0-9])'(s)"), r"\1 '\2"),  # 1990's
+)
+_HAS_ALPHA = re.compile(f"[{_ALPHA}]")
+_JAVA_TOKENS = re.compile(r"[^ \t\n\r\f]+")  # what java.util.StringTokenizer splits off
+_UNICODE_SPACE = re.compile("[ \u2000-\u200a\u202f\u205f\u3000\xa0]+")
 
 
 def meteor_norm(text: str) -> list[str]:
-    """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere)."""
+    """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere).
 
-    text = " " + " ".join(text.split()) + " "
-    for pattern, replacement in _NORM_STEPS[:2]:
-        text = pattern.sub(replacement, text)
-    while "DOTMULTI." in text:
-        text = re.sub(r"DOTMULTI\.([^.])", r"DOTDOTMULTI \1", text)
-        text = text.replace("DOTMULTI.", "DOTDOTMULTI")
-    for pattern, replacement in _NORM_STEPS[2:]:
-        text = pattern.sub(replacement, text)
-    while (joined := _HYPHEN.sub(r"\1 \2", text)) != text:  # "family-friendly" -> "family friendly"
-        text = joined
-    words = text.split()
+    Quirks kept: one pass of hyphen removal ("seven-and-a-half" -> "seven and a-half"), dotted
+    abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-"."""
+    line = _SEP_OTHER.sub(r" \1 ", " " + text + " ")
+    if "." in line:
+        line = _MULTI_DOT.sub(r" DOTMULTI\1", line)
+        while "DOTMULTI." in line:
+            line = _MULTI_DOT2.sub(r"DOTDOTMULTI \1", line)
+            line = line.replace("DOTMULTI.", "DOTDOTMULTI")
+    if "," in line:
+        for pattern in _COMMAS:
+            line = pattern.sub(r"\1 , \2", line)
+    if "`" in line or "‘" in line or "’" in line:
+        line = _QUOTE.sub("'", line)
+    if "“" in line or "”" in line or "''" in line:
+        line = _DOUBLE_QUOTE.sub(' " ', line)
+    if "-" in line or "–" in line:
+        line = _RM_DASH.sub(r"\1 \2", line.replace("–", "-").replace("--", "-"))
+    if "'" in line:
+        for pattern, replacement in _APOSTROPHES:
+            line = pattern.sub(replacement, line)
+    words = _JAVA_TOKENS.findall(line)
+    if "." in line:
+        words = _split_final_dots(words)
+    if "DOTMULTI" in line:
+        words = " ".join(words)
+        while "DOTDOTMULTI" in words:
+            words = words.replace("DOTDOTMULTI", "DOTMULTI.")
+        words = _JAVA_TOKENS.findall(words.replace("DOTMULTI", "."))
+    if any(_UNICODE_SPACE.search(w) for w in words):
+        words = _JAVA_TOKENS.findall(_UNICODE_SPACE.sub(" ", " ".join(words)))
+    return words
+
+
+def _split_final_dots(words: list[str]) -> list[str]:
+    """A word's final dot becomes a token unless the word is a non-breaking prefix ("Mr."),
+    comes before a lowercase word, or before a number (prefixes such as "No."); dotted
+    abbreviations ("U.S.") lose their dots instead."""
     prefixes = nonbreaking_prefixes()
     out = []
+    last = len(words) - 1
     for k, word in enumerate(words):
-        if word.endswith(".") and len(word) > 1:
+        if len(word) > 1 and word[-1] == ".":
             pre = word[:-1]
-            following = words[k + 1] if k + 1 < len(words) else ""
-            keep = ("." in pre and re.search(f"[{_ALPHA}]", pre)) or prefixes.get(pre) == 1 \
-                or (following[:1].islower())
-            keep = keep or (prefixes.get(pre) == 2 and following[:1].isdigit())
-            if not keep:
-                out += [pre, "."]
-                continue
-        out.append(word)
-    return _restore_dots(out)
-
-
-def _restore_dots(words: list[str]) -> list[str]:
-    # "DOTDOTMULTI" stands for one more "." than "DOTMULTI": expand them back to dots.
-    out = []
-    for w in words:
-        while "DOTDOTMULTI" in w:
-            w = w.replace("DOTDOTMULTI", "DOTMULTI.")
-        out.append(w.replace("DOTMULTI", "."))
+            kind = prefixes.get(pre)
+            following = words[k + 1][:1] if k < last else ""
+            if "." in pre and _HAS_ALPHA.search(pre):
+                out.append(word.replace(".", ""))
+            elif kind == 1 or "a" <= following <= "z":
+                out.append(word)
+            elif kind == 2 and "0" <= following <= "9":
+                out.append(word)
+            else:
+                out += (pre, ".")
+        else:
+            out.append(word)
     return out
 
 
