@@ -13,9 +13,12 @@ ALIGNERS = ("optimal", "greedy", "meteor-beam")
 # Where the synonym stage looks words up: "words" = the surface words (the paper);
 # "stems" = the Porter stems left by the stem stage (what NLTK does).
 SYNONYM_LOOKUPS = ("words", "stems")
+# Where synonyms come from: NLTK's WordNet 3.0, or the synonym files inside the user's Meteor 1.5
+# jar (meteor_core.jar_resources; what meteor15 uses when a jar is found on the machine).
+SYNONYM_SOURCES = ("wordnet", "jar")
 SCORINGS = ("2005", "meteor1x")
 PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) accepts these
-FUNCTION_WORD_LISTS = ("none", "meteor-en")
+FUNCTION_WORD_LISTS = ("none", "meteor-en", "jar")  # "jar": the same list, read from the jar
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class MeteorConfig:
     stemmer: str = "porter"
     aligner: str = "optimal"
     synonym_lookup: str = "words"
+    synonym_source: str = "wordnet"
     name: str = "meteor2005"
     # Meteor 1.x terms (used when scoring == "meteor1x"): content-word weight δ, one weight per
     # stage (STAGES order), and the function-word list that tells content from function words.
@@ -36,8 +40,9 @@ class MeteorConfig:
     delta: float = 1.0
     module_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
     function_words: str = "none"
-    # A Meteor-format paraphrase table (gzip or text: probability, phrase, paraphrase lines);
-    # the "paraphrase" stage needs it and the meteor-beam aligner (Meteor 1.x only).
+    # A Meteor-format paraphrase table (gzip or text: probability, phrase, paraphrase lines), or
+    # "jar" for the jar's own (data/paraphrase-en.gz beside it); the "paraphrase" stage needs it
+    # and the meteor-beam aligner (Meteor 1.x only).
     paraphrase_table: str | None = None
 
     def __post_init__(self):
@@ -70,6 +75,10 @@ class MeteorConfig:
             raise ValueError(f"aligner must be one of {ALIGNERS}")
         if self.synonym_lookup not in SYNONYM_LOOKUPS:
             raise ValueError(f"synonym_lookup must be one of {SYNONYM_LOOKUPS}")
+        if self.synonym_source not in SYNONYM_SOURCES:
+            raise ValueError(f"synonym_source must be one of {SYNONYM_SOURCES}")
+        if self.synonym_source == "jar" and self.synonym_lookup != "words":
+            raise ValueError("the jar's synonyms relate words: synonym_source='jar' needs synonym_lookup='words'")
         from .tokenize import TOKENIZERS  # local import: tokenize has no reason to know config
         if self.tokenizer not in TOKENIZERS:
             raise ValueError(f"unknown tokenizer {self.tokenizer!r}; choose from {sorted(TOKENIZERS)}")
@@ -92,9 +101,14 @@ class MeteorConfig:
     def meteor15(cls, **overrides) -> "MeteorConfig":
         """Meteor 1.5's English defaults for its ranking task (Denkowski & Lavie 2014): α 0.85,
         β 0.2, γ 0.6, δ 0.75, module weights exact 1.0, stem 0.6, synonym 0.8 (paraphrase 0.6),
-        Snowball stems, its function-word list, and its -norm tokenisation with lowercasing."""
+        Snowball stems, its function-word list, and its -norm tokenisation with lowercasing.
+        Where a Meteor 1.5 jar is found (METEOR_JAR, pycocoevalcap; see jar_resources), its own
+        synonym dictionary and function-word list; otherwise NLTK's WordNet and the bundled list."""
+        from .jar_resources import jar_available  # local import: finding the jar is only needed here
+        jar = jar_available()
         base = cls(alpha=0.85, beta=0.2, gamma=0.6, delta=0.75, module_weights=(1.0, 0.6, 0.8, 0.6),
-                   scoring="meteor1x", function_words="meteor-en", stemmer="snowball",
+                   scoring="meteor1x", function_words="jar" if jar else "meteor-en", stemmer="snowball",
+                   synonym_source="jar" if jar else "wordnet",
                    tokenizer="meteor-norm", aligner="meteor-beam", name="meteor15")
         return replace(base, **overrides)
 
@@ -136,7 +150,7 @@ _TOKENIZER_TAGS = {"meteor-norm": "norm"}
 
 def _signature(config: MeteorConfig) -> str:
     """sacrebleu-style: ``meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|
-    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0``. The fields every score depends on are always
+    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0`` (syn:meteor1.5-jar: the jar's synonyms). The fields every score depends on are always
     there (δ and the module weights only for the Meteor 1.x formula); a stage turned off reads
     ``none``; the knobs a preset fixes (case, aligner, formula, function words) are named only
     when changed from the preset, so a preset's signature stays short and any change shows."""
@@ -147,7 +161,8 @@ def _signature(config: MeteorConfig) -> str:
         parts += [f"d:{config.delta:g}", "w:" + ",".join(f"{w:g}" for w in config.module_weights)]
     stages = config.stages
     parts.append("stem:" + (config.stemmer if "stem" in stages else "none"))
-    synonyms = "wordnet-3.0" + ("-stems" if config.synonym_lookup == "stems" else "")
+    synonyms = ("meteor1.5-jar" if config.synonym_source == "jar"  # the jar's own synonym files
+                else "wordnet-3.0" + ("-stems" if config.synonym_lookup == "stems" else ""))
     parts.append("syn:" + (synonyms if "synonym" in stages else "none"))
     if "paraphrase" in stages:
         parts.append("para:" + config.paraphrase_table.replace("\\", "/").rsplit("/", 1)[-1])

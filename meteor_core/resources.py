@@ -38,8 +38,38 @@ def _make_stemmer(name: str) -> Callable[[str], str]:
         return PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM).stem
     if name == "snowball":
         from nltk.stem.snowball import SnowballStemmer
-        return SnowballStemmer("english").stem
+        return _english_snowball(SnowballStemmer("english").stem)
     raise ValueError(f"unknown stemmer {name!r}")
+
+
+def _english_snowball(nltk_stem: Callable[[str], str]) -> Callable[[str], str]:
+    """Snowball English as Meteor 1.5's Java Snowball computes it. NLTK forgets where R2 starts
+    when step 2 or 3 shortens a suffix that began before R2 ("ization" -> "ize", "ational" ->
+    "ate", "iveness" -> "ive"), so step 5 keeps an "e" that lies in R2: "realization" ->
+    "realize" instead of "realiz" (17 of 155,000 words of Meteor's synonym vocabulary differed;
+    none do with this correction)."""
+    def stem(word: str) -> str:
+        out = nltk_stem(word)
+        if out.endswith(("ize", "ate", "ive")) and not word.endswith("e") and len(out) - 1 >= _snowball_r2(word):
+            out = out[:-1]
+        return out
+    return stem
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+def _snowball_r2(word: str) -> int:
+    """Where Porter2's R2 starts in ``word`` (after its prelude marks consonant y's as Y)."""
+    w = ""
+    for c in word:
+        w += "Y" if c == "y" and (not w or w[-1] in _VOWELS) else c
+
+    def region(start: int) -> int:  # after the first non-vowel that follows a vowel
+        return next((k + 1 for k in range(max(start, 1), len(w)) if w[k] not in _VOWELS and w[k - 1] in _VOWELS), len(w))
+
+    prefix = next((p for p in ("gener", "commun", "arsen") if w.startswith(p)), None)
+    return region(len(prefix) if prefix else region(0))
 
 
 STEMMERS = ("porter", "porter-original", "snowball")
@@ -161,6 +191,39 @@ def synset_name(key: int) -> str:
     return wordnet().synset_name(key)
 
 
+def require_synonyms(source: str) -> None:
+    """Fail fast when the synonym source ("wordnet" or "jar") is not on this machine; loading
+    waits until a word needs it (see load_synonyms)."""
+    if source == "jar":
+        from . import jar_resources
+        jar_resources.require_jar()
+    else:
+        require_wordnet()
+
+
+def load_synonyms(source: str) -> float:
+    """Load the synonym source now if it is not loaded yet; returns the seconds that took."""
+    if source != "jar":
+        return load_wordnet()
+    if _jar_synsets.cache_info().currsize:
+        return 0.0
+    start = time.perf_counter()
+    _jar_synsets()
+    return time.perf_counter() - start
+
+
+def synonym_sets(source: str) -> Callable[[str], frozenset[int]]:
+    """word -> its synset keys, memoised: from WordNet ("wordnet", synsets_of) or from the Meteor
+    1.5 jar's own synonym dictionary ("jar", WordNet offsets; see jar_resources)."""
+    return _jar_synsets() if source == "jar" else synsets_of
+
+
+@lru_cache(maxsize=1)
+def _jar_synsets() -> Callable[[str], frozenset[int]]:
+    from . import jar_resources
+    return WordMemo(jar_resources.synonyms().synsets).__getitem__
+
+
 def _shared_synset(words: tuple[str, str]) -> str | None:
     common = synsets_of(words[0]) & synsets_of(words[1])
     return min(map(synset_name, common)) if common else None
@@ -171,6 +234,15 @@ _shared_synsets = WordMemo(_shared_synset)  # word pairs recur: name their synse
 
 def shared_synset(a: str, b: str) -> str | None:
     """A synset both words belong to (the alphabetically first name, for a stable answer)."""
+    return _shared_synsets[a, b]
+
+
+def shared_synset_in(source: str, a: str, b: str) -> str | None:
+    """shared_synset for a synonym source: WordNet's name, or the jar's synset number."""
+    if source == "jar":
+        sets = synonym_sets("jar")
+        common = sets(a) & sets(b)
+        return f"synset {min(common):08d}" if common else None
     return _shared_synsets[a, b]
 
 
@@ -205,6 +277,9 @@ def function_words(name: str) -> frozenset[str]:
         return frozenset()
     if name == "meteor-en":
         return frozenset((DATA / "meteor15-function-words-en.txt").read_text(encoding="utf-8").split())
+    if name == "jar":  # the same list, read from the user's Meteor 1.5 jar
+        from . import jar_resources
+        return jar_resources.function_words()
     raise ValueError(f"unknown function-word list {name!r}")
 
 
@@ -218,35 +293,3 @@ def nonbreaking_prefixes() -> dict[str, int]:
             word, _, flag = line.partition(" ")
             out[word] = 2 if "#NUMERIC_ONLY#" in flag else 1
     return out
-
-
-class ParaphraseTable:
-    """A Meteor-format paraphrase table: phrase -> its paraphrases (both directions)."""
-
-    def __init__(self, pairs: dict[str, set[str]]):
-        self.pairs = pairs
-        self.max_words = max((p.count(" ") + 1 for p in pairs), default=0)
-
-    def paraphrases(self, phrase: str) -> set[str]:
-        return self.pairs.get(phrase, set())
-
-
-@lru_cache(maxsize=2)
-def paraphrase_table(path: str) -> ParaphraseTable:
-    """Load a table of line triplets (probability, phrase, paraphrase), gzip or plain text.
-    Meteor 1.5's English table (5.3M pairs) takes ~20 s and ~2 GB; it is loaded once per path."""
-    import gzip
-
-    opener = gzip.open if str(path).endswith(".gz") else open
-    pairs: dict[str, set[str]] = {}
-    try:
-        with opener(path, "rt", encoding="utf-8") as f:
-            lines = iter(f)
-            for _prob in lines:
-                a, b = next(lines).strip().lower(), next(lines).strip().lower()
-                if a and b and a != b:
-                    pairs.setdefault(a, set()).add(b)
-                    pairs.setdefault(b, set()).add(a)
-    except (OSError, UnicodeDecodeError, StopIteration) as exc:
-        raise ValueError(f"{path}: not a readable Meteor paraphrase table ({exc or 'truncated'})") from None
-    return ParaphraseTable(pairs)

@@ -255,7 +255,7 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     if not references:
         raise ValueError("at least one reference is needed")
     if config.uses_synonyms:
-        resources.require_wordnet()  # fail at once when missing; it loads when a word needs it
+        resources.require_synonyms(config.synonym_source)  # fail at once when missing; it loads when a word needs it
     hyp_tokens, hyp_norm = _prepare(hypothesis, config)
     budget = Budget.for_seconds(SEGMENT_SECONDS)
     found = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]

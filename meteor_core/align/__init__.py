@@ -24,9 +24,9 @@ __all__ = ["Alignment", "Budget", "Match", "align"]
 
 def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     if config.uses_synonyms:
-        resources.require_wordnet()  # fail loudly, before any work, when WordNet is missing
+        resources.require_synonyms(config.synonym_source)  # fail loudly, before any work, when missing
     if config.aligner == "greedy":
         return align_greedy(hyp, ref, config)
     if config.aligner == "meteor-beam":
-        return align_meteor_beam(hyp, ref, config)
+        return align_meteor_beam(hyp, ref, config, budget or Budget.for_seconds(0.5))
     return align_optimal(hyp, ref, config, budget or Budget.for_seconds(0.5))

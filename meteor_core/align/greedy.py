@@ -54,8 +54,10 @@ def align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
                 Match(h[0], r[0], stage, resources.synset_with_lemma(h[1], r[1]) or h[1]) for h, r in pairs
             ]
         else:  # greedy order, but the paper's relation: the two words share a synset
-            syn_of = {w: resources.synsets_of(w) for _, w in ref_items}
-            related = lambda w: (w, *[x for x, s in syn_of.items() if s & resources.synsets_of(w)])
+            synsets = resources.synonym_sets(config.synonym_source)
+            syn_of = {w: synsets(w) for _, w in ref_items}
+            related = lambda w: (w, *[x for x, s in syn_of.items() if s & synsets(w)])
             pairs, hyp_items, ref_items = _greedy_pass(hyp_items, ref_items, related)
-            matches += [Match(h[0], r[0], stage, resources.shared_synset(h[1], r[1]) or h[1]) for h, r in pairs]
+            matches += [Match(h[0], r[0], stage, resources.shared_synset_in(config.synonym_source, h[1], r[1]) or h[1])
+                        for h, r in pairs]
     return Alignment(tuple(sorted(matches, key=lambda m: m.hyp_index)), False)

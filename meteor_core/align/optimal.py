@@ -40,7 +40,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
-            budget.deadline += resources.load_wordnet()  # loading once is not the segment's search time
+            budget.deadline += resources.load_synonyms(config.synonym_source)  # loading once is not the segment's search time
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
@@ -75,7 +75,7 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
         return out
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
-    keys = resources.synsets_of
+    keys = resources.synonym_sets(config.synonym_source)
     ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
     anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}
@@ -93,4 +93,4 @@ def _via(stage, h, r, stem, config) -> str:
     if config.synonym_lookup == "stems":
         sh, sr = stem(h), stem(r)
         return resources.synset_with_lemma(sh, sr) or sh
-    return resources.shared_synset(h, r) or h
+    return resources.shared_synset_in(config.synonym_source, h, r) or h

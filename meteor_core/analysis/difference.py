@@ -17,7 +17,7 @@ from ..scorer import score, score_corpus
 FACTORS: dict[str, tuple[str, ...]] = {
     "tokenisation": ("tokenizer", "lowercase"),
     "stemmer": ("stemmer",),
-    "synonym resource": ("synonym_lookup",),
+    "synonym resource": ("synonym_lookup", "synonym_source"),
     "stages": ("stages", "paraphrase_table"),
     "alignment search": ("aligner",),
     "scoring formula": ("scoring",),
@@ -122,7 +122,7 @@ def explain_corpus_difference(hypotheses: Sequence[str], references: Sequence[Se
 WHY = {
     "tokenisation": "the two read the text into different tokens",
     "stemmer": "the stemmers conflate different word forms",
-    "synonym resource": "synonyms are looked up differently (words vs NLTK's Porter stems)",
+    "synonym resource": "synonyms are looked up differently (words vs NLTK's Porter stems, WordNet vs the jar's files)",
     "stages": "different matching stages are switched on",
     "alignment search": "the aligners pick different word pairs",
     "scoring formula": "Meteor 1.x weighs matches by module and content/function words",
