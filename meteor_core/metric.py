@@ -28,9 +28,10 @@ _ROW_LAYOUT = [(name, len(v) if isinstance(v, tuple) else 0) for name, v in zip(
 
 def stats_row(stats: MeteorStats) -> list[int]:
     """Every statistic in one flat row: matches, hyp_len, ref_len, chunks, then the Meteor 1.x ones.
-    Rows add up as the statistics do, so a corpus (or a resampled corpus) is a sum of rows."""
+    Rows add up as the statistics do, so a corpus (or a resampled corpus) is a sum of rows (a
+    segment's row is what it adds to a corpus: ``MeteorStats.corpus_part``)."""
     row = []
-    for value in stats:
+    for value in stats.corpus_part():
         row.extend(value if isinstance(value, tuple) else (value,))
     return row
 

@@ -10,6 +10,11 @@ Two formulas:
   P = Σ_stage w·(δ·content + (1−δ)·function matches in hyp) / (δ·hyp content + (1−δ)·hyp function).
   Identical sentences (everything matched, one chunk) get no penalty, as in Meteor 1.5.
 Both: Fmean = P·R / (α·P + (1−α)·R), penalty = γ·(c/m)^β, score = Fmean·(1 − penalty).
+
+Meteor 1.x corpus statistics follow MeteorStats.addStats of the jar: a segment that matches
+perfectly (every word of both sentences, one chunk) adds no chunk to the total, so a corpus of
+perfect segments scores 1. The formula is computed with the jar's operations in the jar's order
+(MeteorScorer.computeMetrics), so scores agree with it to the last bit.
 """
 from __future__ import annotations
 
@@ -41,7 +46,18 @@ class MeteorStats(NamedTuple):
     ref_function_matches: tuple = _ZERO
 
     def __add__(self, other: "MeteorStats") -> "MeteorStats":  # sums the statistics (not tuple +)
-        return MeteorStats(*[_add(a, b) if isinstance(a, tuple) else a + b for a, b in zip(self, other)])
+        return MeteorStats(*[_add(a, b) if isinstance(a, tuple) else a + b
+                             for a, b in zip(self.corpus_part(), other.corpus_part())])
+
+    def corpus_part(self) -> "MeteorStats":
+        """What these statistics add to a corpus total: themselves, except that a perfectly
+        matching Meteor 1.x segment (every word of both sentences, one chunk) adds no chunk, as
+        in the jar's MeteorStats.addStats. A sum of segments never looks like that, so sums of
+        sums add up the same; 2005 statistics have no per-stage counts and are never touched."""
+        if self.chunks == 1 and (sum(self.hyp_content_matches) + sum(self.hyp_function_matches) == self.hyp_len > 0
+                                 and sum(self.ref_content_matches) + sum(self.ref_function_matches) == self.ref_len):
+            return self._replace(chunks=0)
+        return self
 
     def to_dict(self) -> dict:
         return {name: (list(v) if isinstance(v, tuple) else v) for name, v in zip(self._fields, self)}
@@ -57,12 +73,20 @@ class Scores(NamedTuple):
 
 
 def weighted_matches(stats: MeteorStats, config: MeteorConfig) -> tuple[float, float, float, float]:
-    """Meteor 1.x: (weighted hyp matches, weighted hyp length, weighted ref matches, weighted ref length)."""
+    """Meteor 1.x: (weighted hyp matches, weighted hyp length, weighted ref matches, weighted ref
+    length), summed in MeteorScorer.computeMetrics's order (content words, then function words)."""
     d, w = config.delta, config.module_weights
-    hyp_m = sum(w[s] * (d * c + (1 - d) * f) for s, (c, f) in enumerate(zip(stats.hyp_content_matches, stats.hyp_function_matches)))
-    ref_m = sum(w[s] * (d * c + (1 - d) * f) for s, (c, f) in enumerate(zip(stats.ref_content_matches, stats.ref_function_matches)))
-    hyp_l = d * (stats.hyp_len - stats.hyp_function) + (1 - d) * stats.hyp_function
-    ref_l = d * (stats.ref_len - stats.ref_function) + (1 - d) * stats.ref_function
+    hyp_l = d * (stats.hyp_len - stats.hyp_function) + (1.0 - d) * stats.hyp_function
+    ref_l = d * (stats.ref_len - stats.ref_function) + (1.0 - d) * stats.ref_function
+    hyp_m = ref_m = 0.0
+    for s, weight in enumerate(w):
+        hyp_m += stats.hyp_content_matches[s] * weight * d
+    for s, weight in enumerate(w):
+        ref_m += stats.ref_content_matches[s] * weight * d
+    for s, weight in enumerate(w):
+        hyp_m += stats.hyp_function_matches[s] * weight * (1.0 - d)
+    for s, weight in enumerate(w):
+        ref_m += stats.ref_function_matches[s] * weight * (1.0 - d)
     return hyp_m, hyp_l, ref_m, ref_l
 
 
@@ -76,21 +100,29 @@ def compute(stats: MeteorStats, config: MeteorConfig) -> Scores:
     if m == 0:
         return Scores(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if config.scoring == "meteor1x":
-        hyp_m, hyp_l, ref_m, ref_l = weighted_matches(stats, config)
-        precision = hyp_m / hyp_l if hyp_l else 0.0
-        recall = ref_m / ref_l if ref_l else 0.0
-    else:
-        precision = float(m) / stats.hyp_len
-        recall = float(m) / stats.ref_len
+        return _compute_1x(stats, config)
+    precision = float(m) / stats.hyp_len
+    recall = float(m) / stats.ref_len
     denominator = config.alpha * precision + (1 - config.alpha) * recall
     fmean = (precision * recall) / denominator if denominator else 0.0
-    words = m
-    if config.scoring == "meteor1x":  # matched words, averaged over both sides (phrases count per word)
-        hyp_words = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
-        ref_words = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
-        words = (hyp_words + ref_words) / 2
-    fragmentation = float(stats.chunks) / words
+    fragmentation = float(stats.chunks) / m
     penalty = config.gamma * fragmentation**config.beta
-    if config.scoring == "meteor1x" and stats.chunks == 1 and hyp_words == stats.hyp_len and ref_words == stats.ref_len:
-        penalty = 0.0  # Meteor 1.5: a perfect match is not fragmented
     return Scores(precision, recall, fmean, fragmentation, penalty, (1 - penalty) * fmean)
+
+
+def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
+    """MeteorScorer.computeMetrics, operation for operation."""
+    hyp_m, hyp_l, ref_m, ref_l = weighted_matches(stats, config)
+    precision = hyp_m / hyp_l if hyp_l else 0.0
+    recall = ref_m / ref_l if ref_l else 0.0
+    if precision == 0 or recall == 0:  # the jar: 1 / infinity, or NaN, is a score of 0
+        return Scores(precision, recall, 0.0, 0.0, 0.0, 0.0)
+    fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall)
+    hyp_words = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
+    ref_words = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
+    if hyp_words == stats.hyp_len and ref_words == stats.ref_len and stats.chunks == 1:
+        fragmentation = 0.0  # Meteor 1.5: a perfect match is not fragmented
+    else:  # matched words averaged over both sides (a paraphrase counts every word)
+        fragmentation = stats.chunks / ((hyp_words + ref_words) / 2)
+    penalty = config.gamma * fragmentation**config.beta
+    return Scores(precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0))

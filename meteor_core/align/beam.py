@@ -1,165 +1,294 @@
-"""Meteor 1.5's aligner, reproduced: all modules' matches at once, then a beam search.
+"""Meteor 1.5's aligner, reproduced: all modules' matches at once, then its beam search.
 
-Read off meteor-1.5.jar (edu.cmu.meteor.aligner.Aligner), so that the meteor15 preset aligns as
-the jar does, quirks included:
-* Matches: exact pairs; stem pairs whose words differ; synonym pairs whose words and stems
-  differ; paraphrase phrase pairs from a Meteor-format table. A pair found by several modules
-  is offered once per module (exact first).
-* A reference word with exactly one candidate, whose two words have no other candidate, is
-  fixed before the search.
+Read off meteor-1.5.jar (edu.cmu.meteor.aligner.Aligner and the matchers), quirks included, and
+held to a line-by-line port of the Java in the tests (tests/meteor15_reference.py):
+* Matches per reference word, module by module: exact pairs; stem pairs whose words differ;
+  synonym pairs whose words differ and share a synset (a pair can be both a stem and a synonym
+  match: it is offered twice); paraphrase phrase pairs from a Meteor-format table, looked up
+  from the reference side, then from the candidate side. Identical sentences use the first
+  module only.
+* A match that is the only one of all its words, on both sides, is fixed before the search.
 * Beam search (40) over reference positions in order: each partial alignment takes one of the
-  position's matches or skips it, and the beam keeps the best by (1) "coverage", (2) fewest
-  chunks, (3) least sum of |ref position - hyp position|.
-* Coverage adds ``int(coverage + weight)`` per matched word: with Meteor 1.5's weights below 1
-  (stem 0.6, synonym 0.8) a stem or synonym match adds nothing, so the jar leaves out a stem
-  match whenever taking it would open a new chunk. That is why it can find fewer matches
-  than the paper's aligner.
+  position's matches or skips it; the beam keeps the best by (1) "coverage", (2) fewest chunks,
+  (3) least distance, in a stable sort.
+* Coverage adds ``int(coverage + length * weight)`` per side with the aligner's own weights
+  (exact 1, every other module 0.5, as MeteorScorer sets them): a one-word stem or synonym
+  match adds nothing, so the jar drops one whenever taking it would open a chunk.
+* Distance: the jar adds |ref position - hyp position| of every match it tries to the *parent*
+  partial alignment (``path.distance``, not ``newPath.distance``), so a later alternative at the
+  same position, and the path that skips the position, carry the distances of the earlier ones.
+
+Speed: partial alignments are tuples (key first) sharing their chosen matches as linked pairs,
+used words are an int bit mask, and candidates are computed once per distinct reference word.
+Bounds: ``budget.deadline`` is checked at every reference position; past it (or once a position
+would hold more than MAX_STEP_PATHS partial alignments in all) the best partial alignment is
+finished greedily, and the result says optimal=False. Otherwise optimal=True means "exactly the
+jar's search", not a proof of optimality.
 """
 from __future__ import annotations
 
-from .. import resources
+import time
+from operator import itemgetter
+
+from .. import jar_resources, resources
 from ..config import STAGES, MeteorConfig
-from .types import Alignment, Match
+from .search import Budget
+from .types import Alignment
 
 BEAM_SIZE = 40
+# A position's successors are created before the beam cuts them to 40: with hundreds of
+# candidates a word (repeated words) that is 40 x hundreds of tuples. Past this many in a step
+# the search stops being exact and finishes greedily (optimal=False).
+MAX_STEP_PATHS = 200_000
+
+_EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem", "synonym", "paraphrase"))
+# What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
+_ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
+
+# A partial alignment: (-coverage, chunks, distance, last hyp end or -1, used hyp words as bits,
+# chosen matches as (ref position, candidate, earlier chosen) or None, next reference position).
+_KEY = itemgetter(0, 1, 2)
+_START = (0, 0, 0, -1, 0, None, 0)
 
 
-class _Path:
-    __slots__ = ("chosen", "used_h", "used_r", "coverage", "chunks", "distance", "idx", "last_end")
-
-    def __init__(self, n_h: int, n_r: int):
-        self.chosen: dict[int, tuple] = {}
-        self.used_h = [False] * n_h
-        self.used_r = [False] * n_r
-        self.coverage = 0
-        self.chunks = 0
-        self.distance = 0
-        self.idx = 0
-        self.last_end = -1
-
-    def copy(self) -> "_Path":
-        p = _Path.__new__(_Path)
-        p.chosen = dict(self.chosen)
-        p.used_h, p.used_r = list(self.used_h), list(self.used_r)
-        p.coverage, p.chunks, p.distance, p.idx, p.last_end = (
-            self.coverage, self.chunks, self.distance, self.idx, self.last_end)
-        return p
-
-    def take(self, j: int, m: tuple, weight: float) -> None:
-        i, _, _, n_h, n_r = m
-        self.coverage = int(self.coverage + n_h * weight)  # hyp side (the jar truncates to int)
-        self.coverage = int(self.coverage + n_r * weight)  # ref side
-        if self.last_end != -1 and i != self.last_end:
-            self.chunks += 1
-        self.idx = j + n_r
-        self.last_end = i + n_h
-        self.distance += abs(j - i)
-
-    def free(self, j: int, m: tuple) -> bool:
-        i, _, _, n_h, n_r = m
-        return not any(self.used_h[i:i + n_h]) and not any(self.used_r[j:j + n_r])
-
-    def mark(self, j: int, m: tuple) -> None:
-        i, _, _, n_h, n_r = m
-        self.used_h[i:i + n_h] = [True] * n_h
-        self.used_r[j:j + n_r] = [True] * n_r
-
-    def key(self):
-        return (-self.coverage, self.chunks, self.distance)
+def _phrase_gain(n_h: int, n_r: int) -> int:
+    return n_h // 2 + n_r // 2  # int(c + n * 0.5) on each side, c an int
 
 
-def _candidates(hyp, ref, config: MeteorConfig) -> list[list[tuple[int, int, str]]]:
-    """Per reference position: (hyp start, module index, via, hyp length, ref length), in the
-    jar's order (module by module)."""
-    per_ref: list[list[tuple[int, int, str]]] = [[] for _ in ref]
-    stem = resources.stemmer(config.stemmer)
-    for module, stage in enumerate(STAGES):
-        if stage not in config.stages or stage == "paraphrase":  # phrases: below
+class _Singles(list):
+    """Shared candidate tuples (i, 1, 1, gain, stage, bit) for one-word matches, by position."""
+
+    def __init__(self, stage: int):
+        super().__init__()
+        self.stage = stage
+
+    def upto(self, n: int) -> "_Singles":
+        gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
+        self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
+        return self
+
+
+_SINGLES = {stage: _Singles(stage) for stage in _ONE_WORD_GAIN}
+
+
+def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
+                table: jar_resources.ParaphraseTable | None) -> list[tuple]:
+    """Per reference position, the matches starting there, in the jar's order: module by module,
+    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
+    stage index, hyp words as bits). Positions holding the same word share one tuple."""
+    n = len(hyp)
+    singles = {s: _SINGLES[s].upto(n) for s in (_EXACT, _STEM, _SYNONYM)}
+    at: dict[str, list[int]] = {}
+    for i, w in enumerate(hyp):
+        at.setdefault(w, []).append(i)
+    use_stem = "stem" in stages
+    if use_stem:
+        stem = resources.stemmer(config.stemmer)
+        hyp_stems = list(map(stem, hyp))
+        at_stem: dict[str, list[int]] = {}
+        for i, s in enumerate(hyp_stems):
+            at_stem.setdefault(s, []).append(i)
+    use_synonym = "synonym" in stages
+    if use_synonym:
+        synsets = resources.synonym_sets(config.synonym_source)
+        hyp_sets = list(map(synsets, hyp))
+        anywhere = frozenset().union(*hyp_sets)
+    use_exact = "exact" in stages
+    per_word: dict[str, tuple] = {}
+    for r in ref:
+        if r in per_word:
             continue
-        for j, r in enumerate(ref):
-            for i, h in enumerate(hyp):
-                if stage == "exact":
-                    ok, via = h == r, h
-                elif stage == "stem":
-                    ok, via = h != r and stem(h) == stem(r), stem(h)
-                else:
-                    via = resources.shared_synset(h, r) if h != r and stem(h) != stem(r) else None
-                    ok = via is not None
-                if ok:
-                    per_ref[j].append((i, module, via, 1, 1))
-    if "paraphrase" in config.stages:
-        table = resources.paraphrase_table(config.paraphrase_table)
-        module = STAGES.index("paraphrase")
-        longest = table.max_words
-        ref_spans: dict[str, list[int]] = {}
-        for j in range(len(ref)):
-            for n in range(1, min(longest, len(ref) - j) + 1):
-                ref_spans.setdefault(" ".join(ref[j:j + n]), []).append(j)
-        for i in range(len(hyp)):
-            for n in range(1, min(longest, len(hyp) - i) + 1):
-                phrase = " ".join(hyp[i:i + n])
-                for other in table.paraphrases(phrase):
-                    for j in ref_spans.get(other, ()):
-                        per_ref[j].append((i, module, f"{phrase} = {other}", n, other.count(" ") + 1))
+        found: list = []
+        if use_exact and r in at:
+            exact = singles[_EXACT]
+            found += [exact[i] for i in at[r]]
+        if use_stem:
+            same_stem = at_stem.get(stem(r))
+            if same_stem:
+                found += [singles[_STEM][i] for i in same_stem if hyp[i] != r]
+        if use_synonym:
+            mine = synsets(r)
+            if mine and not mine.isdisjoint(anywhere):
+                syn = singles[_SYNONYM]
+                found += [syn[i] for i, (h, theirs) in enumerate(zip(hyp, hyp_sets))
+                          if h != r and not mine.isdisjoint(theirs)]
+        per_word[r] = tuple(found)
+    per_ref = [per_word[r] for r in ref]
+    if "paraphrase" in stages:
+        per_ref = _add_paraphrases(hyp, ref, per_ref, table)
     return per_ref
 
 
-def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig) -> Alignment:
-    weights = config.module_weights
-    per_ref = _candidates(hyp, ref, config)
-    # Unambiguous matches are fixed first: the only candidate of its words on both sides.
-    hyp_cover = [0] * len(hyp)
-    ref_cover = [0] * len(ref)
+def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
+    path = str(jar_resources.paraphrase_path()) if config.paraphrase_table == "jar" else config.paraphrase_table
+    return jar_resources.paraphrase_table(path)
+
+
+def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable) -> list[tuple]:
+    """ParaphraseMatcher: table entries (phrase -> paraphrase) whose phrase starts at a reference
+    position and whose paraphrase occurs in the candidate, then the same from the candidate."""
+    extra: list[list] = [[] for _ in ref]
+    hyp_at, ref_at = _ngram_positions(hyp, table.max_words), _ngram_positions(ref, table.max_words)
+    for j in range(len(ref)):
+        for n_r, para in table.paths(ref, j):
+            n_h = para.count(" ") + 1
+            gain = _phrase_gain(n_h, n_r)
+            extra[j] += [(i, n_h, n_r, gain, _PARAPHRASE, ((1 << n_h) - 1) << i) for i in hyp_at.get(para, ())]
+    for i in range(len(hyp)):
+        for n_h, para in table.paths(hyp, i):
+            n_r = para.count(" ") + 1
+            gain, bits = _phrase_gain(n_h, n_r), ((1 << n_h) - 1) << i
+            for j in ref_at.get(para, ()):
+                extra[j].append((i, n_h, n_r, gain, _PARAPHRASE, bits))
+    return [cands + tuple(more) if more else cands for cands, more in zip(per_ref, extra)]
+
+
+def _ngram_positions(words: list[str], longest: int) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + longest, len(words)) + 1):
+            out.setdefault(" ".join(words[start:end]), []).append(start)
+    return out
+
+
+def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
+    """The jar's definite matches: a position with one candidate whose words, on both sides,
+    no other candidate covers. Returns, per reference position, that candidate or None."""
+    hyp_cover = [0] * n_h
+    ref_cover = [0] * len(per_ref)
+    seen: dict[int, int] = {}  # shared candidate tuples (one per distinct word) -> how many positions
     for j, cands in enumerate(per_ref):
-        for m in cands:
-            for i in range(m[0], m[0] + m[3]):
-                hyp_cover[i] += 1
-            for r in range(j, j + m[4]):
-                ref_cover[r] += 1
-    start = _Path(len(hyp), len(ref))
-    fixed: dict[int, tuple] = {}
+        for i, nh, nr, *_ in cands:
+            for k in range(j, j + nr):
+                ref_cover[k] += 1
+        seen[id(cands)] = seen.get(id(cands), 0) + 1
+    counted = set()
+    for cands in per_ref:
+        if id(cands) in counted:
+            continue
+        counted.add(id(cands))
+        times = seen[id(cands)]
+        for i, nh, *_ in cands:
+            for k in range(i, i + nh):
+                hyp_cover[k] += times
+    fixed = [None] * len(per_ref)
     for j, cands in enumerate(per_ref):
         if len(cands) == 1:
-            m = cands[0]
-            if all(ref_cover[r] == 1 for r in range(j, j + m[4])) and all(hyp_cover[i] == 1 for i in range(m[0], m[0] + m[3])):
-                fixed[j] = m
-                start.mark(j, m)
-    paths = [start]
-    for current in range(len(ref) + 1):
-        paths.sort(key=_Path.key)
+            i, nh, nr = cands[0][:3]
+            if all(ref_cover[k] == 1 for k in range(j, j + nr)) and all(hyp_cover[k] == 1 for k in range(i, i + nh)):
+                fixed[j] = cands[0]
+    return fixed
+
+
+def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
+    table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
+    stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
+    per_ref = _candidates(hyp, ref, stages, config, table)
+    fixed = _fixed_matches(per_ref, len(hyp))
+    deadline = budget.deadline if budget is not None else None
+    best, complete = _search(per_ref, fixed, deadline)
+    if not complete and budget is not None:
+        budget.exhausted = True
+    return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
+
+
+def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[tuple, bool]:
+    """Aligner.resolve: the best partial alignment, and whether the beam ran to the end."""
+    paths = [_START]
+    clock = time.perf_counter
+    for j, cands in enumerate(per_ref):
+        if len(paths) > 1:
+            paths.sort(key=_KEY)  # stable, as Collections.sort
+            del paths[BEAM_SIZE:]
+        if deadline is not None and clock() > deadline or len(paths) * len(cands) > MAX_STEP_PATHS:
+            return _finish_greedily(paths[0], per_ref, fixed, j), False
         nxt = []
-        for path in paths[:BEAM_SIZE]:
-            if current == len(ref):
-                if path.last_end != -1:
-                    path.chunks += 1
-                nxt.append(path)
-                continue
-            if path.used_r[current]:
-                if current < path.idx:
-                    nxt.append(path)
+        add = nxt.append
+        match = fixed[j]
+        if match is not None:  # a definite match: every path takes it
+            i, nh, nr, gain = match[:4]
+            d = j - i if j >= i else i - j
+            for cover, chunks, dist, last, used, chosen, _ in paths:
+                add((cover - gain, chunks + 1 if last != -1 and last != i else chunks, dist + d, i + nh, used,
+                     chosen, j + nr))
+        elif not cands:
+            for path in paths:
+                cover, chunks, dist, last, used, chosen, nxt_j = path
+                if nxt_j > j or last == -1:  # inside an earlier phrase, or no open chunk to close
+                    add(path if nxt_j > j else (cover, chunks, dist, -1, used, chosen, j + 1))
+                else:
+                    add((cover, chunks + 1, dist, -1, used, chosen, j + 1))
+        else:
+            for path in paths:
+                cover, chunks, dist, last, used, chosen, nxt_j = path
+                if nxt_j > j:
+                    add(path)
                     continue
-                m = fixed.get(current)
-                if m is not None:
-                    path.chosen[current] = m
-                    path.take(current, m, weights[m[1]])
-                    nxt.append(path)
-                continue
-            for m in per_ref[current]:
-                if not path.free(current, m):
+                opened = chunks + 1 if last != -1 else chunks
+                for cand in cands:
+                    if used & cand[5]:
+                        continue
+                    i = cand[0]
+                    add((cover - cand[3], chunks if i == last else opened, dist, i + cand[1], used | cand[5],
+                         (j, cand, chosen), j + cand[2]))
+                    dist += j - i if j >= i else i - j  # the parent's distance (Aligner.java)
+                add((cover, opened, dist, -1, used, chosen, j + 1))
+        paths = nxt
+    paths.sort(key=_KEY)  # the jar's last step: sort, keep the beam, close the open chunks, sort again
+    del paths[BEAM_SIZE:]
+    for k, path in enumerate(paths):
+        if path[3] != -1:
+            paths[k] = (path[0], path[1] + 1) + path[2:]
+    paths.sort(key=_KEY)
+    return paths[0], True
+
+
+def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int) -> tuple:
+    """Past the deadline: extend one partial alignment to the end, at each position taking the
+    candidate that adds the most coverage (continuing the chunk on a tie, else the first)."""
+    cover, chunks, dist, last, used, chosen, nxt_j = path
+    for j in range(start, len(per_ref)):
+        if nxt_j > j:
+            continue
+        best = fixed[j]
+        if best is None:
+            for cand in per_ref[j]:
+                if used & cand[5]:
                     continue
-                new = path.copy()
-                new.mark(current, m)
-                new.chosen[current] = m
-                new.take(current, m, weights[m[1]])
-                nxt.append(new)
-            if path.last_end != -1:
-                path.chunks += 1
-                path.last_end = -1
-            path.idx += 1
-            nxt.append(path)
-        paths = nxt or paths[:1]
-    paths.sort(key=_Path.key)
-    best = paths[0]
-    matches = sorted((Match(i, j, STAGES[module], via, n_h, n_r)
-                      for j, (i, module, via, n_h, n_r) in best.chosen.items()), key=lambda m: m.hyp_index)
-    return Alignment(tuple(matches), False)
+                if best is None or cand[3] > best[3] or (cand[3] == best[3] and cand[0] == last != best[0]):
+                    best = cand
+        if best is None:
+            chunks += last != -1
+            last, nxt_j = -1, j + 1
+            continue
+        i, nh, nr, gain, _, bits = best
+        chunks += last != -1 and last != i
+        cover, dist, last, used, nxt_j = cover - gain, dist + abs(j - i), i + nh, used | bits, j + nr
+        if fixed[j] is None:
+            chosen = (j, best, chosen)
+    return cover, chunks + (last != -1), dist, last, used, chosen, nxt_j
+
+
+def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: MeteorConfig) -> tuple:
+    """The chosen and the fixed matches as Match tuples, by candidate position."""
+    chosen = [(j, cand) for j, cand in enumerate(fixed) if cand is not None]
+    link = path[5]
+    while link is not None:
+        j, cand, link = link
+        chosen.append((j, cand))
+    stem = resources.stemmer(config.stemmer) if "stem" in config.stages else None
+    out = []
+    for j, (i, nh, nr, _, stage, _) in chosen:
+        out.append((i, j, STAGES[stage], _via(stage, hyp, ref, i, j, nh, nr, stem, config), nh, nr))
+    out.sort()
+    return tuple(out)
+
+
+def _via(stage: int, hyp, ref, i: int, j: int, nh: int, nr: int, stem, config: MeteorConfig) -> str:
+    if stage == _EXACT:
+        return hyp[i]
+    if stage == _STEM:
+        return stem(hyp[i])
+    if stage == _SYNONYM:
+        return resources.shared_synset_in(config.synonym_source, hyp[i], ref[j]) or hyp[i]
+    return f"{' '.join(hyp[i:i + nh])} = {' '.join(ref[j:j + nr])}"
