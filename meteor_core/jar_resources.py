@@ -110,6 +110,9 @@ _SUFFIXES = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch")
              ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
              ("ing", ""),  # verbs
              ("er", ""), ("est", ""), ("er", "e"), ("est", "e"))  # adjectives
+_SUFFIXES_BY_LAST = {}  # a word's last letter -> the rules that can apply, in order
+for _suffix, _ending in _SUFFIXES:
+    _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append((_suffix, _ending))
 
 
 class JarSynonyms:
@@ -133,7 +136,7 @@ class JarSynonyms:
     def _morph(self, word: str) -> str:
         if word.endswith("ss") or len(word) <= 2:
             return word
-        for suffix, ending in _SUFFIXES:
+        for suffix, ending in _SUFFIXES_BY_LAST.get(word[-1], ()):
             if word.endswith(suffix):
                 base = word[: len(word) - len(suffix)] + ending
                 if base in self._raw:

@@ -116,8 +116,10 @@ _APOSTROPHES = (  # English: contractions split to the right ("do n't" is Moses'
     (re.compile(r"([0-9])'(s)"), r"\1 '\2"),  # 1990's
 )
 _HAS_ALPHA = re.compile(f"[{_ALPHA}]")
+_HAS_DIGIT = re.compile("[0-9]")
 _JAVA_TOKENS = re.compile(r"[^ \t\n\r\f]+")  # what java.util.StringTokenizer splits off
-_UNICODE_SPACE = re.compile("[ \u2000-\u200a\u202f\u205f\u3000\xa0]+")
+_UNICODE_SPACE = re.compile("[ \u2000-\u200a\u202f\u205f\u3000\xa0]+")  # the jar's final whitespace rule
+_ODD_SPACE = re.compile("[\u2000-\u200a\u202f\u205f\u3000\xa0]")
 
 
 def meteor_norm(text: str) -> list[str]:
@@ -126,13 +128,14 @@ def meteor_norm(text: str) -> list[str]:
     Quirks kept: one pass of hyphen removal ("seven-and-a-half" -> "seven and a-half"), dotted
     abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-"."""
     line = _SEP_OTHER.sub(r" \1 ", " " + text + " ")
-    if "." in line:
+    digits = _HAS_DIGIT.search(line) is not None  # (the patterns that need a digit are skipped without)
+    if ".." in line or "DOTMULTI" in line:
         line = _MULTI_DOT.sub(r" DOTMULTI\1", line)
         while "DOTMULTI." in line:
             line = _MULTI_DOT2.sub(r"DOTDOTMULTI \1", line)
             line = line.replace("DOTMULTI.", "DOTDOTMULTI")
     if "," in line:
-        for pattern in _COMMAS:
+        for pattern in _COMMAS if digits else _COMMAS[:1]:
             line = pattern.sub(r"\1 , \2", line)
     if "`" in line or "‘" in line or "’" in line:
         line = _QUOTE.sub("'", line)
@@ -141,7 +144,7 @@ def meteor_norm(text: str) -> list[str]:
     if "-" in line or "–" in line:
         line = _RM_DASH.sub(r"\1 \2", line.replace("–", "-").replace("--", "-"))
     if "'" in line:
-        for pattern, replacement in _APOSTROPHES:
+        for pattern, replacement in _APOSTROPHES if digits else _APOSTROPHES[:4]:
             line = pattern.sub(replacement, line)
     words = _JAVA_TOKENS.findall(line)
     if "." in line:
@@ -151,7 +154,7 @@ def meteor_norm(text: str) -> list[str]:
         while "DOTDOTMULTI" in words:
             words = words.replace("DOTDOTMULTI", "DOTMULTI.")
         words = _JAVA_TOKENS.findall(words.replace("DOTMULTI", "."))
-    if any(_UNICODE_SPACE.search(w) for w in words):
+    if _ODD_SPACE.search(line):
         words = _JAVA_TOKENS.findall(_UNICODE_SPACE.sub(" ", " ".join(words)))
     return words
 
@@ -160,10 +163,14 @@ def _split_final_dots(words: list[str]) -> list[str]:
     """A word's final dot becomes a token unless the word is a non-breaking prefix ("Mr."),
     comes before a lowercase word, or before a number (prefixes such as "No."); dotted
     abbreviations ("U.S.") lose their dots instead."""
+    dotted = [k for k, word in enumerate(words) if word[-1] == "." and len(word) > 1]
+    if not dotted:
+        return words
     prefixes = nonbreaking_prefixes()
-    out = []
+    out = words[:dotted[0]]
     last = len(words) - 1
-    for k, word in enumerate(words):
+    for k in range(dotted[0], len(words)):
+        word = words[k]
         if len(word) > 1 and word[-1] == ".":
             pre = word[:-1]
             kind = prefixes.get(pre)

@@ -28,6 +28,8 @@ jar's search", not a proof of optimality.
 from __future__ import annotations
 
 import time
+from collections import Counter
+from itertools import chain
 from operator import itemgetter
 
 from .. import jar_resources, resources
@@ -45,14 +47,18 @@ _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
-# A partial alignment: (-coverage, chunks, distance, last hyp end or -1, used hyp words as bits,
-# chosen matches as (ref position, candidate, earlier chosen) or None, next reference position).
-_KEY = itemgetter(0, 1, 2)
-_START = (0, 0, 0, -1, 0, None, 0)
+# The jar's ranking (more coverage, then fewer chunks, then less distance) as one int key:
+# -coverage * _COVER + chunks * _CHUNK + distance (distance < 2**40 and chunks < 2**13 for
+# sentences of up to MAX_SEGMENT_TOKENS words). Candidates carry their coverage gain * _COVER.
+_CHUNK = 1 << 40
+_COVER = 1 << 53
+_KEY = itemgetter(0)
+_NO_BAR = 1 << 200  # above every key
+_START = (0, -1, 0, None, 0, None)
 
 
 def _phrase_gain(n_h: int, n_r: int) -> int:
-    return n_h // 2 + n_r // 2  # int(c + n * 0.5) on each side, c an int
+    return (n_h // 2 + n_r // 2) * _COVER  # int(c + n * 0.5) on each side, c an int
 
 
 class _Singles(list):
@@ -63,7 +69,7 @@ class _Singles(list):
         self.stage = stage
 
     def upto(self, n: int) -> "_Singles":
-        gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
+        gain, stage = _ONE_WORD_GAIN[self.stage] * _COVER, self.stage
         self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
         return self
 
@@ -72,51 +78,65 @@ _SINGLES = {stage: _Singles(stage) for stage in _ONE_WORD_GAIN}
 
 
 def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
-                table: jar_resources.ParaphraseTable | None) -> list[tuple]:
+                table: jar_resources.ParaphraseTable | None) -> tuple[list[tuple], list]:
     """Per reference position, the matches starting there, in the jar's order: module by module,
-    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
-    stage index, hyp words as bits). Positions holding the same word share one tuple."""
+    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain *
+    _COVER, stage index, hyp words as bits). Positions holding the same word share one tuple.
+    Also the fixed matches (see _fixed_matches)."""
     n = len(hyp)
-    singles = {s: _SINGLES[s].upto(n) for s in (_EXACT, _STEM, _SYNONYM)}
-    at: dict[str, list[int]] = {}
+    at: dict[str, list[int]] = {}  # hyp word -> its positions
     for i, w in enumerate(hyp):
         at.setdefault(w, []).append(i)
-    use_stem = "stem" in stages
+    use_exact, use_stem, use_synonym = ("exact" in stages), ("stem" in stages), ("synonym" in stages)
     if use_stem:
         stem = resources.stemmer(config.stemmer)
-        hyp_stems = list(map(stem, hyp))
-        at_stem: dict[str, list[int]] = {}
-        for i, s in enumerate(hyp_stems):
-            at_stem.setdefault(s, []).append(i)
-    use_synonym = "synonym" in stages
+        at_stem: dict[str, list[str]] = {}  # stem -> the hyp words that have it
+        for w in at:
+            at_stem.setdefault(stem(w), []).append(w)
     if use_synonym:
         synsets = resources.synonym_sets(config.synonym_source)
-        hyp_sets = list(map(synsets, hyp))
-        anywhere = frozenset().union(*hyp_sets)
-    use_exact = "exact" in stages
+        word_sets = [(w, synsets(w)) for w in at]
+        word_sets = [(w, theirs) for w, theirs in word_sets if theirs]
+        anywhere = frozenset().union(*[theirs for _, theirs in word_sets])
+    exact, stemmed, synonym = (_SINGLES[s].upto(n) for s in (_EXACT, _STEM, _SYNONYM))
     per_word: dict[str, tuple] = {}
     for r in ref:
         if r in per_word:
             continue
         found: list = []
         if use_exact and r in at:
-            exact = singles[_EXACT]
             found += [exact[i] for i in at[r]]
         if use_stem:
-            same_stem = at_stem.get(stem(r))
-            if same_stem:
-                found += [singles[_STEM][i] for i in same_stem if hyp[i] != r]
+            same = at_stem.get(stem(r))
+            if same:
+                found += [stemmed[i] for i in _positions(at, [w for w in same if w != r])]
         if use_synonym:
             mine = synsets(r)
             if mine and not mine.isdisjoint(anywhere):
-                syn = singles[_SYNONYM]
-                found += [syn[i] for i, (h, theirs) in enumerate(zip(hyp, hyp_sets))
-                          if h != r and not mine.isdisjoint(theirs)]
+                related = [w for w, theirs in word_sets if w != r and not mine.isdisjoint(theirs)]
+                found += [synonym[i] for i in _positions(at, related)]
         per_word[r] = tuple(found)
     per_ref = [per_word[r] for r in ref]
     if "paraphrase" in stages:
         per_ref = _add_paraphrases(hyp, ref, per_ref, table)
-    return per_ref
+        return per_ref, _fixed_matches(per_ref, n)
+    # One-word matches: a reference position's coverage is its number of candidates; a hyp
+    # word's is the number of reference positions whose candidates hold it.
+    counts = Counter(ref)
+    hyp_cover = [0] * n
+    for r, cands in per_word.items():
+        for cand in cands:
+            hyp_cover[cand[0]] += counts[r]
+    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
+
+
+def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
+    """The positions of ``words``, ascending."""
+    if not words:
+        return []
+    if len(words) == 1:
+        return at[words[0]]
+    return sorted(chain.from_iterable(at[w] for w in words))
 
 
 def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
@@ -183,8 +203,7 @@ def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
-    per_ref = _candidates(hyp, ref, stages, config, table)
-    fixed = _fixed_matches(per_ref, len(hyp))
+    per_ref, fixed = _candidates(hyp, ref, stages, config, table)
     deadline = budget.deadline if budget is not None else None
     best, complete = _search(per_ref, fixed, deadline)
     if not complete and budget is not None:
@@ -193,62 +212,106 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
 
 
 def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[tuple, bool]:
-    """Aligner.resolve: the best partial alignment, and whether the beam ran to the end."""
+    """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
+
+    A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
+    alignment it grew from or None, ref position its last phrase ends at, (ref position,
+    candidate) of the match it took or None): the chosen matches are read back along the chain.
+    key + base = -coverage * _COVER + chunks * _CHUNK + distance orders them as the jar's
+    comparator. After a fixed match every path has the same last end: while that lasts
+    ("uniform"), fixed matches and empty positions change every key alike, so they only move
+    ``base`` and the common last end, and the order (hence the jar's sort) stays as it is."""
     paths = [_START]
+    base = 0
+    uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
     clock = time.perf_counter
     for j, cands in enumerate(per_ref):
+        match = fixed[j]
+        if uniform and (common_busy > j or match is not None or not cands):
+            if common_busy > j:  # inside a phrase every path took
+                continue
+            if match is not None:
+                i, nh, nr, gain = match[:4]
+                base += (j - i if j >= i else i - j) - gain + (_CHUNK if common_last != -1 and common_last != i else 0)
+                common_last, common_busy = i + nh, j + nr
+            elif common_last != -1:
+                base += _CHUNK
+                common_last = -1
+            continue
+        if not cands and all(path[1] == -1 or path[4] > j for path in paths):
+            continue  # no chunk to close: nothing changes, the jar's sort included
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
             del paths[BEAM_SIZE:]
         if deadline is not None and clock() > deadline or len(paths) * len(cands) > MAX_STEP_PATHS:
-            return _finish_greedily(paths[0], per_ref, fixed, j), False
+            return _finish_greedily(_actual(paths[0], base, uniform, common_last, common_busy), per_ref, fixed, j), False
+        if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
+            i, nh, nr, gain = match[:4]
+            base += (j - i if j >= i else i - j) - gain  # the same for every path
+            paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
+            uniform, common_last, common_busy = True, i + nh, j + nr
+            continue
+        if not cands:  # close the open chunks
+            paths = [(path[0] + _CHUNK, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
+            uniform = all(path[4] <= j for path in paths)
+            common_last, common_busy = -1, j
+            continue
+        steps = [(cand[0], cand[0] + cand[1], cand[3], cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
+        # The next step keeps the best BEAM_SIZE of what this one makes (a stable sort: on equal
+        # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
+        # whose key is above it can only be cut: it is not made. Parents come best first, and
+        # nothing grown from a parent beats its key minus the largest gain here.
+        most = max(step[2] for step in steps)
+        bar, recount = _NO_BAR, BEAM_SIZE
         nxt = []
         add = nxt.append
-        match = fixed[j]
-        if match is not None:  # a definite match: every path takes it
-            i, nh, nr, gain = match[:4]
-            d = j - i if j >= i else i - j
-            for cover, chunks, dist, last, used, chosen, _ in paths:
-                add((cover - gain, chunks + 1 if last != -1 and last != i else chunks, dist + d, i + nh, used,
-                     chosen, j + nr))
-        elif not cands:
-            for path in paths:
-                cover, chunks, dist, last, used, chosen, nxt_j = path
-                if nxt_j > j or last == -1:  # inside an earlier phrase, or no open chunk to close
-                    add(path if nxt_j > j else (cover, chunks, dist, -1, used, chosen, j + 1))
-                else:
-                    add((cover, chunks + 1, dist, -1, used, chosen, j + 1))
-        else:
-            for path in paths:
-                cover, chunks, dist, last, used, chosen, nxt_j = path
-                if nxt_j > j:
-                    add(path)
+        for path in paths:
+            key, last, used, _, busy, _ = path
+            if len(nxt) >= recount:
+                bar = sorted(map(_KEY, nxt))[BEAM_SIZE - 1]
+                recount = len(nxt) + BEAM_SIZE // 2
+            if key - most > bar:
+                break
+            if uniform:
+                last, busy = common_last, common_busy
+            if busy > j:  # inside a phrase matched earlier
+                add((key, last, used, path, busy, None))
+                continue
+            opened = key + _CHUNK if last != -1 else key
+            for i, end, gain, bits, after, d, taken in steps:
+                if used & bits:
                     continue
-                opened = chunks + 1 if last != -1 else chunks
-                for cand in cands:
-                    if used & cand[5]:
-                        continue
-                    i = cand[0]
-                    add((cover - cand[3], chunks if i == last else opened, dist, i + cand[1], used | cand[5],
-                         (j, cand, chosen), j + cand[2]))
-                    dist += j - i if j >= i else i - j  # the parent's distance (Aligner.java)
-                add((cover, opened, dist, -1, used, chosen, j + 1))
+                child = (key if i == last else opened) - gain
+                if child <= bar:
+                    add((child, end, used | bits, path, after, taken))
+                key += d  # the jar adds the distance to the parent (Aligner.java)
+                opened += d
+            if opened <= bar:
+                add((opened, -1, used, path, busy, None))
         paths = nxt
+        uniform = False
     paths.sort(key=_KEY)  # the jar's last step: sort, keep the beam, close the open chunks, sort again
     del paths[BEAM_SIZE:]
-    for k, path in enumerate(paths):
-        if path[3] != -1:
-            paths[k] = (path[0], path[1] + 1) + path[2:]
+    paths = [_actual(path, base, uniform, common_last, common_busy) for path in paths]
+    paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 else path for path in paths]
     paths.sort(key=_KEY)
     return paths[0], True
+
+
+def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy: int) -> tuple:
+    """A path with its whole key, and the common last end and phrase end if they apply."""
+    key, last, used, parent, busy, taken = path
+    if uniform:
+        last, busy = common_last, common_busy
+    return key + base, last, used, parent, busy, taken
 
 
 def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int) -> tuple:
     """Past the deadline: extend one partial alignment to the end, at each position taking the
     candidate that adds the most coverage (continuing the chunk on a tie, else the first)."""
-    cover, chunks, dist, last, used, chosen, nxt_j = path
+    key, last, used, _, busy, _ = path
     for j in range(start, len(per_ref)):
-        if nxt_j > j:
+        if busy > j:
             continue
         best = fixed[j]
         if best is None:
@@ -258,24 +321,24 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int)
                 if best is None or cand[3] > best[3] or (cand[3] == best[3] and cand[0] == last != best[0]):
                     best = cand
         if best is None:
-            chunks += last != -1
-            last, nxt_j = -1, j + 1
+            key += _CHUNK if last != -1 else 0
+            last = -1
             continue
         i, nh, nr, gain, _, bits = best
-        chunks += last != -1 and last != i
-        cover, dist, last, used, nxt_j = cover - gain, dist + abs(j - i), i + nh, used | bits, j + nr
+        key += (_CHUNK if last != -1 and last != i else 0) + abs(j - i) - gain
+        last, used, busy = i + nh, used | bits, j + nr
         if fixed[j] is None:
-            chosen = (j, best, chosen)
-    return cover, chunks + (last != -1), dist, last, used, chosen, nxt_j
+            path = (key, last, used, path, busy, (j, best))
+    return key + (_CHUNK if last != -1 else 0), last, used, path, busy, None
 
 
 def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: MeteorConfig) -> tuple:
     """The chosen and the fixed matches as Match tuples, by candidate position."""
     chosen = [(j, cand) for j, cand in enumerate(fixed) if cand is not None]
-    link = path[5]
-    while link is not None:
-        j, cand, link = link
-        chosen.append((j, cand))
+    while path is not None:
+        if path[5] is not None:
+            chosen.append(path[5])
+        path = path[3]
     stem = resources.stemmer(config.stemmer) if "stem" in config.stages else None
     out = []
     for j, (i, nh, nr, _, stage, _) in chosen:
