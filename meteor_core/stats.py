@@ -115,14 +115,12 @@ def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
     hyp_m, hyp_l, ref_m, ref_l = weighted_matches(stats, config)
     precision = hyp_m / hyp_l if hyp_l else 0.0
     recall = ref_m / ref_l if ref_l else 0.0
-    if precision == 0 or recall == 0:  # the jar: 1 / infinity, or NaN, is a score of 0
-        return Scores(precision, recall, 0.0, 0.0, 0.0, 0.0)
-    fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall)
+    # the jar: 1 / infinity (or NaN) when nothing weighs anything, a score of 0
+    fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall) if precision and recall else 0.0
     hyp_words = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
     ref_words = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
-    if hyp_words == stats.hyp_len and ref_words == stats.ref_len and stats.chunks == 1:
-        fragmentation = 0.0  # Meteor 1.5: a perfect match is not fragmented
-    else:  # matched words averaged over both sides (a paraphrase counts every word)
-        fragmentation = stats.chunks / ((hyp_words + ref_words) / 2)
-    penalty = config.gamma * fragmentation**config.beta
+    # matched words averaged over both sides (a paraphrase counts every word)
+    fragmentation = stats.chunks / ((hyp_words + ref_words) / 2) if hyp_words + ref_words else 0.0
+    perfect = hyp_words == stats.hyp_len and ref_words == stats.ref_len and stats.chunks == 1
+    penalty = config.gamma * (0.0 if perfect else fragmentation) ** config.beta  # Meteor 1.5: identical -> 0
     return Scores(precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0))

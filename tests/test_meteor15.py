@@ -126,3 +126,253 @@ def test_the_issue_pair_matches_the_jar_exactly():
     hyp = "Alimentum is located in the city centre. It is not family-friendly."
     ref = "There is a place in the city centre, Alimentum, that is not family-friendly."
     assert score(hyp, [ref], MeteorConfig.meteor15()).score == pytest.approx(0.4248514351273681, abs=1e-12)
+
+
+# --- Faithful to the jar (issue 17): each value below is what meteor-1.5.jar printed ---------------
+
+def test_the_beam_carries_distance_on_the_parent_path():
+    # java -jar meteor-1.5.jar h r -l en -lower -m "exact stem": Segment 1 score: 0.30055619183427223
+    # (adding a match's distance to the new path alone, as before, gave 0.0899)
+    assert score("say he say", ["he says"], M15).score == 0.30055619183427223
+
+
+def test_the_beam_sorts_before_closing_the_last_chunk():
+    # The jar keeps the later "large" (ref position 5): its path still has an open chunk when the
+    # last step sorts, so it ranks before the one that closed its chunk at position 2.
+    r = score("a large", ["b large b big dogs large"], M15)
+    assert [(m.hyp_index, m.ref_index) for m in r.alignment] == [(1, 5)]
+    assert r.score == 0.07547169811320754
+
+
+def test_corpus_leaves_out_the_chunks_of_perfect_segments():
+    from meteor_core import score_corpus
+    assert score_corpus(["a b c", "d e f"], [["a b c"], ["d e f"]], M15).score == 1.0  # the jar: 1.0 (was 0.518)
+    c = score_corpus(["a b c", "d e f", "the cat sat"], [["a b c"], ["d e f"], ["the cat sat on the mat"]], M15)
+    assert c.chunks == 1 and c.score == pytest.approx(0.5177013795711519, abs=1e-15)  # the jar's Final score
+    assert [s.chunks for s in c.segments] == [1, 1, 1]  # each segment keeps its own chunk
+
+
+def test_perfect_segments_keep_their_chunks_under_the_2005_formula():
+    from meteor_core import score_corpus
+    c = score_corpus(["a b c", "d e f"], [["a b c"], ["d e f"]], MeteorConfig.meteor2005(stages=("exact",)))
+    assert c.chunks == 2 and c.score < 1.0
+
+
+@pytest.mark.parametrize("text,tokens", [  # java -cp meteor-1.5.jar edu.cmu.meteor.util.Normalizer english true
+    ("seven-and-a-half", ["seven", "and", "a-half"]),  # one pass of hyphen removal
+    ("His I.Q., like the E.U., is high.", ["His", "IQ", ",", "like", "the", "EU", ",", "is", "high", "."]),
+    ("U.S.-based rock-'n'-roll", ["US", "based", "rock-", "'", "n", "'", "-roll"]),
+    ("a--b ... wait... No. 5", ["a", "b", "...", "wait", "...", "No.", "5"]),
+])
+def test_meteor_norm_as_the_jar(text, tokens):
+    assert meteor_norm(text) == tokens
+
+
+def test_snowball_as_the_jars_java_snowball():
+    from meteor_core import resources
+    stem = resources.stemmer("snowball")
+    # NLTK's Snowball gives "realize", "irrate"; the jar's Java Snowball (and the algorithm) these:
+    assert [stem(w) for w in ("realization", "irrationality", "running", "generously")] == \
+        ["realiz", "irrat", "run", "generous"]
+
+
+def test_the_fast_beam_is_the_jars_beam():
+    """meteor_core's beam against a line-by-line port of Aligner.resolve (tests/meteor15_reference.py),
+    on random sentences over small vocabularies (repeats, stems, synonyms, phrases, beam overflow)."""
+    import random
+    import meteor15_reference as reference
+    from meteor_core import resources
+    from meteor_core.align.beam import align_meteor_beam
+    from meteor_core.align.search import Budget
+
+    synonyms = {"big": {1}, "large": {1, 2}, "great": {2}, "dog": {3}, "hound": {3}, "run": {4}, "runs": {4}}
+    sets = lambda w: frozenset(synonyms.get(w, ()))  # noqa: E731
+    stem = resources.stemmer("snowball")
+    rng = random.Random(17)
+    vocab = "a b the of big large great dog dogs hound run runs running ran".split()
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    original = resources.synonym_sets
+    resources.synonym_sets = lambda source: sets
+    try:
+        for n in [rng.randint(0, 9) for _ in range(300)] + [rng.randint(20, 45) for _ in range(40)]:
+            hyp = [rng.choice(vocab) for _ in range(n)]
+            ref = [rng.choice(vocab) for _ in range(rng.randint(0, n + 3))]
+            ours = align_meteor_beam(hyp, ref, config, Budget.for_seconds(60))
+            theirs = reference.align(hyp, ref, list(config.stages), stem=stem, synsets=sets)
+            assert ours.optimal
+            assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
+    finally:
+        resources.synonym_sets = original
+
+
+def test_the_fast_beam_matches_phrases_as_the_jar(table):
+    import random
+    import meteor15_reference as reference
+    from meteor_core import jar_resources, resources
+    from meteor_core.align.beam import align_meteor_beam
+    from meteor_core.align.search import Budget
+
+    pairs = list(jar_resources.paraphrase_table(table).pairs.items())
+    entries = [(tuple(a.split()), tuple(b.split())) for a, bs in pairs for b in bs]
+    config = MeteorConfig.meteor15(tokenizer="whitespace", stages=("exact", "stem", "paraphrase"), paraphrase_table=table)
+    rng = random.Random(5)
+    vocab = "we have many a lot of time and left quickly in hurry".split()
+    for _ in range(200):
+        hyp = [rng.choice(vocab) for _ in range(rng.randint(0, 10))]
+        ref = [rng.choice(vocab) for _ in range(rng.randint(0, 10))]
+        ours = align_meteor_beam(hyp, ref, config, Budget.for_seconds(60))
+        theirs = reference.align(hyp, ref, list(config.stages), stem=resources.stemmer("snowball"), paraphrases=entries)
+        assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
+
+
+# --- Bounds (issue 15): a deadline inside the beam, memory bounded, optimal=False when cut ----------
+
+@pytest.mark.parametrize("hyp,ref", [
+    (" ".join(["the"] * 400), " ".join(["the"] * 400)),
+    (" ".join("abcd"[k * 7 % 4] for k in range(1000)), " ".join("abcd"[k * 5 % 4] for k in range(1000))),
+    (" ".join(["we run fast"] * 333), " ".join(["running we fast"] * 333)),
+    (" ".join(["the"] * 4999), " ".join(["the"] * 4998)),
+])
+def test_long_repetitive_segments_are_cut_in_time(hyp, ref):
+    import time
+    config = MeteorConfig.meteor15(tokenizer="whitespace", stages=("exact", "stem"))
+    start = time.perf_counter()
+    r = score(hyp, [ref], config)
+    assert time.perf_counter() - start < 3.0  # ~0.3 s here; generous for a busy machine
+    assert not r.optimal  # the beam was cut; the rest was finished greedily
+    assert r.matches >= min(len(hyp.split()), len(ref.split())) * 0.9  # and it is still a good alignment
+
+
+def test_a_completed_beam_says_so():
+    assert score("the cat sat on the mat", ["the cat was sitting on the mat"], M15).optimal
+
+
+# --- Against the real jar (skipped without Java or a jar; bench/meteor15_agreement.py does all) ----
+
+def _jar_or_skip():
+    import shutil
+    from meteor_core.jar_resources import find_jar
+    jar = find_jar()
+    if shutil.which("java") is None or jar is None or not jar.is_file():
+        pytest.skip("needs Java and a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
+    return jar
+
+
+def _run_jar(jar, hyps, refs, *options):
+    import re
+    import subprocess
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as tmp:
+        h, r = Path(tmp) / "h", Path(tmp) / "r"
+        h.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        r.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        out = subprocess.run(["java", "-jar", str(jar), str(h), str(r), "-l", "en", *options],
+                             capture_output=True, text=True, encoding="utf-8", check=True).stdout
+    return [float(x) for x in re.findall(r"^Segment \d+ score:\s+(\S+)", out, re.M)], \
+        float(re.search(r"^Final score:\s+(\S+)", out, re.M).group(1))
+
+
+@pytest.mark.parametrize("form", ["norm", "lower"])
+def test_bit_identical_to_the_jar_on_ted(form):
+    from conftest import ted_lines
+    from meteor_core import score_corpus
+    jar = _jar_or_skip()
+    refs, hyps = ted_lines("ref")[:150], ted_lines("sys1")[:150]
+    if form == "lower":  # pre-tokenised input: ours split on whitespace, the jar only lowercases
+        refs, hyps = [" ".join(meteor_norm(x)) for x in refs], [" ".join(meteor_norm(x)) for x in hyps]
+    theirs, their_corpus = _run_jar(jar, hyps, refs, "-norm" if form == "norm" else "-lower", "-m", "exact stem synonym")
+    config = MeteorConfig.meteor15(synonym_source="jar", **({} if form == "norm" else {"tokenizer": "whitespace"}))
+    ours = score_corpus(hyps, [[r] for r in refs], config)
+    assert [s.score for s in ours.segments] == pytest.approx(theirs, abs=1e-9)
+    assert ours.score == pytest.approx(their_corpus, abs=1e-12)
+
+
+def test_normaliser_is_the_jars():
+    import subprocess
+    from conftest import ted_lines
+    jar = _jar_or_skip()
+    lines = ted_lines("ref")[:300] + ["seven-and-a-half I.Q., E.U., U.S.-based", "“Quoted” – it's 1990's... a--b ''x''",
+                                      "Mr. Smith vs. No. 5 e.g. this, 1,000.5 and 3,a,b ,c"]
+    out = subprocess.run(["java", "-cp", str(jar), "edu.cmu.meteor.util.Normalizer", "english", "true"],
+                         input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", check=True)
+    assert [meteor_norm(line) for line in lines] == [line.split(" ") for line in out.stdout.splitlines()]
+
+
+# --- Where the resources come from: the jar when one is found, NLTK's WordNet otherwise ----------
+
+@pytest.fixture
+def fresh_resources():
+    """Forget every jar-derived resource before and after (the test points METEOR_JAR elsewhere)."""
+    from meteor_core import jar_resources, resources
+
+    def forget():
+        jar_resources.clear()
+        resources._jar_synsets.cache_clear()
+        resources.function_words.cache_clear()
+    forget()
+    yield
+    forget()
+
+
+@pytest.fixture
+def tiny_jar(tmp_path, monkeypatch, fresh_resources):
+    """A made-up jar with the layout of meteor-1.5.jar (three synonym files, a function-word list)."""
+    import zipfile
+    jar = tmp_path / "meteor-1.5.jar"
+    with zipfile.ZipFile(jar, "w") as z:
+        z.writestr("synonym/english.synsets", "dog\n2084071 10114209\nhound\n2084071\nrun\n1926311\nlarge\n1382086\n")
+        z.writestr("synonym/english.exceptions", "run\nran\n")
+        z.writestr("function/english.words", "the\na\n")
+    monkeypatch.setenv("METEOR_JAR", str(jar))
+    return jar
+
+
+def test_the_jars_synonym_dictionary(tiny_jar):
+    from meteor_core import jar_resources
+    syn = jar_resources.synonyms()
+    assert syn.synsets("dogs") == {2084071, 10114209}  # its own (none) + its base form's (WordNet's morphology)
+    assert syn.synsets("ran") == {1926311}  # an irregular form, from the exception list
+    assert syn.synsets("hounds") == {2084071} and syn.synsets("larger") == {1382086}  # er -> e
+    assert syn.synsets("bigger") == set()  # no suffix rule gives "big" (WordNet lists it as an exception)
+    assert syn.synsets("glass") == set()  # "ss" is no plural
+    assert jar_resources.function_words() == {"the", "a"}
+
+
+def test_meteor15_uses_the_jar_when_one_is_found(tiny_jar):
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    assert (config.synonym_source, config.function_words) == ("jar", "jar")
+    assert "syn:meteor1.5-jar" in config.signature() and "fw:jar" in config.signature()
+    r = score("the hound ran", ["a dog runs"], config)
+    assert [(m.hyp_index, m.ref_index, m.stage, m.via) for m in r.alignment] == \
+        [(1, 1, "synonym", "synset 02084071"), (2, 2, "synonym", "synset 01926311")]
+
+
+def test_without_a_jar_meteor15_uses_wordnet(monkeypatch, fresh_resources):
+    from meteor_core.jar_resources import JarMissingError
+    monkeypatch.setenv("METEOR_JAR", "none")
+    config = MeteorConfig.meteor15()
+    assert (config.synonym_source, config.function_words) == ("wordnet", "meteor-en")
+    assert "syn:wn3.0-words" in config.signature()
+    with pytest.raises(JarMissingError, match="METEOR_JAR"):
+        score("a big dog", ["a large dog"], MeteorConfig.meteor15(synonym_source="jar"))
+    with pytest.raises(ValueError, match="synonym_lookup"):
+        MeteorConfig.nltk(synonym_source="jar")
+
+
+def test_cli_says_which_synonyms(tmp_path, tiny_jar):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    (tmp_path / "h").write_text("the hound ran\n")
+    (tmp_path / "r").write_text("a dog runs\n")
+
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "meteor_core", "--hyp", str(tmp_path / "h"), "--ref",
+                               str(tmp_path / "r"), "--preset", "meteor15", *extra], cwd=ROOT, capture_output=True, text=True)
+    assert "syn:meteor1.5-jar" in run().stdout
+    assert "syn:wn3.0-words" in run("--synonyms-from", "wordnet").stdout
+    failed = subprocess.run([sys.executable, "-m", "meteor_core", "--hyp", str(tmp_path / "h"), "--ref",
+                             str(tmp_path / "r"), "--preset", "meteor15", "--synonyms-from", "jar"], cwd=ROOT,
+                            capture_output=True, text=True, env={**__import__("os").environ, "METEOR_JAR": "none"})
+    assert failed.returncode == 2 and "no Meteor 1.5 jar found" in failed.stderr and "Traceback" not in failed.stderr

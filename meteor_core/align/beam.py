@@ -307,19 +307,31 @@ def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy
 
 
 def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int) -> tuple:
-    """Past the deadline: extend one partial alignment to the end, at each position taking the
-    candidate that adds the most coverage (continuing the chunk on a tie, else the first)."""
+    """Past the deadline: extend one partial alignment to the end, at each position taking a
+    free candidate that adds the most coverage (the one continuing the chunk if there is one,
+    else the first). Linear in the sentence length for one-word candidates, however many."""
     key, last, used, _, busy, _ = path
+    groups: dict[int, list] = {}  # id(candidates) -> [(gain, stage, hyp bits)], best gain first
     for j in range(start, len(per_ref)):
         if busy > j:
             continue
         best = fixed[j]
-        if best is None:
-            for cand in per_ref[j]:
-                if used & cand[5]:
+        if best is None and per_ref[j]:
+            cands = per_ref[j]
+            if id(cands) not in groups:
+                groups[id(cands)] = _gain_groups(cands)
+            for gain, stage, bits in groups[id(cands)]:
+                free = bits & ~used
+                if not free:
                     continue
-                if best is None or cand[3] > best[3] or (cand[3] == best[3] and cand[0] == last != best[0]):
-                    best = cand
+                if stage == _PARAPHRASE:  # phrases: the first whose words are all free
+                    best = next((c for c in cands if c[4] == _PARAPHRASE and c[3] == gain and not used & c[5]), None)
+                    if best is None:
+                        continue
+                else:
+                    i = last if last != -1 and free >> last & 1 else (free & -free).bit_length() - 1
+                    best = _SINGLES[stage][i]
+                break
         if best is None:
             key += _CHUNK if last != -1 else 0
             last = -1
@@ -330,6 +342,15 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int)
         if fixed[j] is None:
             path = (key, last, used, path, busy, (j, best))
     return key + (_CHUNK if last != -1 else 0), last, used, path, busy, None
+
+
+def _gain_groups(cands: tuple) -> list[tuple[int, int, int]]:
+    """(coverage gain, stage, hyp bits of its candidates), one-word stages in the jar's order,
+    paraphrases by gain; the largest gain first (a stable sort keeps the jar's order on ties)."""
+    out: dict[tuple[int, int], int] = {}
+    for _, _, _, gain, stage, bits in cands:
+        out[gain, stage] = out.get((gain, stage), 0) | bits
+    return sorted(((gain, stage, bits) for (gain, stage), bits in out.items()), key=lambda g: -g[0])
 
 
 def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: MeteorConfig) -> tuple:

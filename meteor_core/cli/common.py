@@ -6,18 +6,23 @@ import argparse
 import sys
 from dataclasses import replace
 
-from ..config import PRESET_NAMES, MeteorConfig
+from ..config import PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig
+from ..jar_resources import JarMissingError
 from ..resources import WordNetMissingError
 from ..textio import InputError
 
 # What a subcommand turns into a one-line message instead of a traceback.
-USER_ERRORS = (InputError, WordNetMissingError, ValueError)
+USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, ValueError)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """--preset, --no-synonyms and the parameter overrides, the same on every subcommand."""
     parser.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
     parser.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
+    parser.add_argument("--synonyms-from", choices=SYNONYM_SOURCES,
+                        help="synonyms (and Meteor 1.x function words) from NLTK's WordNet or from the Meteor 1.5 "
+                             "jar's own files; meteor15 takes the jar's when one is found (METEOR_JAR, pycocoevalcap). "
+                             "The signature says which: syn:wn3.0-... or syn:meteor1.5-jar")
     parser.add_argument("--alpha", type=float)
     parser.add_argument("--beta", type=float)
     parser.add_argument("--gamma", type=float)
@@ -28,6 +33,10 @@ def build_config(args: argparse.Namespace) -> MeteorConfig:
     overrides = {k: getattr(args, k) for k in ("alpha", "beta", "gamma") if getattr(args, k) is not None}
     if args.no_synonyms:
         overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
+    if args.synonyms_from:
+        overrides["synonym_source"] = args.synonyms_from
+        if config.function_words in ("jar", "meteor-en"):  # the same list, from the same place
+            overrides["function_words"] = "jar" if args.synonyms_from == "jar" else "meteor-en"
     return replace(config, **overrides) if overrides else config
 
 
