@@ -19,6 +19,7 @@ from components import alignment_chart, alignment_export, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from meteor_core import MeteorConfig, WordNetMissingError, score
+from meteor_core.jar_resources import jar_available
 from meteor_core.config import DEFAULT_STAGES as STAGES, PRESET_NAMES
 from meteor_core.explain import diff_alignments, lesson, number
 from meteor_core.export import alignment_json, alignment_tsv
@@ -146,6 +147,8 @@ with st.sidebar:
     if st.session_state.preset == "meteor15":
         st.slider("δ (content-word weight)", 0.0, 1.0, step=0.05, key="delta",
                   help="Meteor 1.x: content words count δ, function words 1 − δ.")
+        st.caption("Synonyms: the Meteor 1.5 jar's own files (a jar was found)." if jar_available() else
+                   "Synonyms: NLTK's WordNet 3.0 (no Meteor 1.5 jar found; set METEOR_JAR or install pycocoevalcap).")
     st.caption("Stages")
     for stage in STAGES:
         st.checkbox(stage, key=f"stage_{stage}")
