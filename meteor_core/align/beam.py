@@ -201,8 +201,15 @@ def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
 
 
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
-    table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
+    loading = time.perf_counter()  # loading a resource once is not this segment's search time
+    table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
+    if "stem" in stages:
+        resources.load_stemmer(config.stemmer)
+    if "synonym" in stages:
+        resources.load_synonyms(config.synonym_source)
+    if budget is not None:
+        budget.deadline += time.perf_counter() - loading
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
     deadline = budget.deadline if budget is not None else None
     best, complete = _search(per_ref, fixed, deadline)
