@@ -47,9 +47,9 @@ def worker(name: str) -> None:
         from meteor_core import MeteorConfig, resources, score
         from meteor_core.tokenize import meteor_norm
         config = MeteorConfig.meteor15(**({"synonym_source": "wordnet"} if "wordnet" in name else {}))
-        resources.synonym_sets(config.synonym_source)
+        resources.load_synonyms(config.synonym_source)
         resources.function_words(config.function_words)
-        resources.stemmer(config.stemmer)
+        resources.load_stemmer(config.stemmer)
         meteor_norm("Mr. Smith.")  # the non-breaking prefixes
 
         def one(h, r):

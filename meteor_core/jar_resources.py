@@ -54,7 +54,13 @@ def find_jar() -> Path | None:
     configured = os.environ.get("METEOR_JAR")
     if configured:
         return None if configured.lower() == "none" else Path(configured)
-    candidates = [cache_dir() / JAR_NAME]
+    return _installed_jar(cache_dir())
+
+
+@lru_cache(maxsize=4)
+def _installed_jar(cache: Path) -> Path | None:
+    """pycocoevalcap's jar or the cached one (looked for once: finding a package reads directories)."""
+    candidates = [cache / JAR_NAME]
     package = _pycocoevalcap_dir()
     if package is not None:
         candidates.insert(0, package / JAR_NAME)
@@ -158,7 +164,7 @@ def synonyms() -> JarSynonyms:
 
 def clear() -> None:
     """Forget what was read (tests that switch METEOR_JAR)."""
-    for cached in (function_words, synonyms):
+    for cached in (function_words, synonyms, _installed_jar):
         cached.cache_clear()
 
 

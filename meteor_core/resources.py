@@ -195,8 +195,9 @@ def require_synonyms(source: str) -> None:
     """Fail fast when the synonym source ("wordnet" or "jar") is not on this machine; loading
     waits until a word needs it (see load_synonyms)."""
     if source == "jar":
-        from . import jar_resources
-        jar_resources.require_jar()
+        if not _jar_synsets.cache_info().currsize:  # (finding the jar looks at files: once is enough)
+            from . import jar_resources
+            jar_resources.require_jar()
     else:
         require_wordnet()
 
