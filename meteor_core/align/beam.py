@@ -269,6 +269,9 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
         # whose key is above it can only be cut: it is not made. Parents come best first, and
         # nothing grown from a parent beats its key minus the largest gain here.
         most = max(step[2] for step in steps)
+        single = len(steps) == 1
+        if single:
+            i, end, gain, bits, after, d, taken = steps[0]
         bar, recount = _NO_BAR, BEAM_SIZE
         nxt = []
         add = nxt.append
@@ -285,14 +288,21 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
                 add((key, last, used, path, busy, None))
                 continue
             opened = key + _CHUNK if last != -1 else key
-            for i, end, gain, bits, after, d, taken in steps:
-                if used & bits:
-                    continue
-                child = (key if i == last else opened) - gain
-                if child <= bar:
-                    add((child, end, used | bits, path, after, taken))
-                key += d  # the jar adds the distance to the parent (Aligner.java)
-                opened += d
+            if single:  # (most positions have one candidate: no inner loop)
+                if not used & bits:
+                    child = (key if i == last else opened) - gain
+                    if child <= bar:
+                        add((child, end, used | bits, path, after, taken))
+                    opened += d  # the jar adds the distance to the parent (Aligner.java)
+            else:
+                for i, end, gain, bits, after, d, taken in steps:
+                    if used & bits:
+                        continue
+                    child = (key if i == last else opened) - gain
+                    if child <= bar:
+                        add((child, end, used | bits, path, after, taken))
+                    key += d  # the jar adds the distance to the parent (Aligner.java)
+                    opened += d
             if opened <= bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
