@@ -303,7 +303,9 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
                         add((child, end, used | bits, path, after, taken))
                     key += d  # the jar adds the distance to the parent (Aligner.java)
                     opened += d
-            if opened <= bar:
+            if opened == path[0] and path[1] == last == -1 and path[4] == busy:
+                add(path)  # no distance added, no chunk open: the skip is the path itself
+            elif opened <= bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
         uniform = False
