@@ -53,6 +53,7 @@ _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 _CHUNK = 1 << 40
 _COVER = 1 << 53
 _KEY = itemgetter(0)
+_GAIN = itemgetter(3)  # a candidate's coverage gain (in key units)
 _NO_BAR = 1 << 200  # above every key
 _START = (0, -1, 0, None, 0, None)
 
@@ -268,7 +269,7 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
         # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
         # whose key is above it can only be cut: it is not made. Parents come best first, and
         # nothing grown from a parent beats its key minus the largest gain here.
-        most = max(step[2] for step in steps)
+        most = max(map(_GAIN, cands))
         single = len(steps) == 1
         if single:
             i, end, gain, bits, after, d, taken = steps[0]
@@ -279,7 +280,7 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
             key, last, used, _, busy, _ = path
             if len(nxt) >= recount:
                 bar = sorted(map(_KEY, nxt))[BEAM_SIZE - 1]
-                recount = len(nxt) + BEAM_SIZE // 2
+                recount = len(nxt) + BEAM_SIZE
             if key - most > bar:
                 break
             if uniform:
