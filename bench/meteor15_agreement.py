@@ -9,7 +9,8 @@ data (or takes METEOR_JAR / METEOR_PARAPHRASE). Each setting scores the same 2,4
 with modules exact+stem and exact+stem+synonym, synonyms from the jar's own files (and, with
 --wordnet, from NLTK's WordNet too); with --paraphrase, all four modules with the jar's
 paraphrase table. Printed per setting: the share of segments whose score equals the jar's
-(within 1e-9), is within 0.001 and within 0.01, and the corpus score beside the jar's."""
+(within 1e-9), is within 0.001 and within 0.01, how many differ by more than 1e-9, and the
+corpus score beside the jar's."""
 import argparse
 import os
 import re
@@ -81,7 +82,7 @@ def main():
         settings.append((("exact", "stem", "synonym"), "wordnet"))
     if args.paraphrase:
         settings.append((("exact", "stem", "synonym", "paraphrase"), "jar"))
-    print(f"{'input':5s} {'modules (synonyms)':38s} {'n':>5s} {'=jar':>7s} {'<0.001':>7s} {'<0.01':>7s}"
+    print(f"{'input':5s} {'modules (synonyms)':38s} {'n':>5s} {'=jar':>7s} {'<0.001':>7s} {'<0.01':>7s} {'differ':>6s}"
           f"  {'corpus: ours':>19s} {'jar':>19s} {'diff':>9s}")
     for form, suffix, norm, tokenizer in (("tok", ".eng", False, "whitespace"),
                                           ("norm", ".detok.eng", True, "meteor-norm")):
@@ -100,6 +101,7 @@ def main():
             label = f"{'+'.join(modules)} ({source if 'synonym' in modules else '-'})"
             print(f"{form:5s} {label:38s} {n:5d} {sum(d <= 1e-9 for d in diffs) / n:7.1%}"
                   f" {sum(d <= 0.001 for d in diffs) / n:7.1%} {sum(d <= 0.01 for d in diffs) / n:7.1%}"
+                  f" {sum(d > 1e-9 for d in diffs):6d}"
                   f"  {result.score:19.16f} {their_corpus:19.16f} {abs(result.score - their_corpus):9.1e}")
             for k in sorted(range(n), key=lambda k: -diffs[k])[: args.show]:
                 if diffs[k] > 1e-9:
