@@ -150,9 +150,9 @@ _TOKENIZER_TAGS = {"meteor-norm": "norm"}
 
 def _signature(config: MeteorConfig) -> str:
     """sacrebleu-style: ``meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|
-    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0`` (syn:meteor1.5-jar: the jar's synonyms). The fields every score depends on are always
-    there (δ and the module weights only for the Meteor 1.x formula); a stage turned off reads
-    ``none``; the knobs a preset fixes (case, aligner, formula, function words) are named only
+    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0`` (``syn:meteor1.5-jar`` with the jar's own
+    synonym files). The fields every score depends on are always there (δ and the module weights
+    only for the Meteor 1.x formula); a stage turned off reads ``none``; the knobs a preset fixes (case, aligner, formula, function words) are named only
     when changed from the preset, so a preset's signature stays short and any change shows."""
     from .version import __version__
     base = MeteorConfig.preset(config.name) if config.name in PRESET_NAMES else MeteorConfig()

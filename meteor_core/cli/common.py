@@ -22,7 +22,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--synonyms-from", choices=SYNONYM_SOURCES,
                         help="synonyms (and Meteor 1.x function words) from NLTK's WordNet or from the Meteor 1.5 "
                              "jar's own files; meteor15 takes the jar's when one is found (METEOR_JAR, pycocoevalcap). "
-                             "The signature says which: syn:wn3.0-... or syn:meteor1.5-jar")
+                             "The signature says which: syn:wordnet-3.0 or syn:meteor1.5-jar")
     parser.add_argument("--alpha", type=float)
     parser.add_argument("--beta", type=float)
     parser.add_argument("--gamma", type=float)
