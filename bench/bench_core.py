@@ -66,9 +66,10 @@ def _scorer(name: str):
 
     config = MeteorConfig.preset(name)
     if config.uses_synonyms:  # resources load lazily; a user's run loads them once, before timing here
-        resources.load_wordnet()
+        resources.load_synonyms(config.synonym_source)
     resources.load_stemmer(config.stemmer)
     resources.function_words(config.function_words)
+    score("Mr. Smith left.", ["Mr. Smith left."], config)  # the tokenizer's own tables (non-breaking prefixes)
 
     def run(h, r):
         result = score(h, [r], config)
@@ -188,9 +189,11 @@ def adversarial(presets: list[str]) -> None:
     import meteor_core.align.pairwise  # noqa: F401
     from meteor_core import MeteorConfig, resources, score
 
-    resources.load_wordnet()
     for preset in presets:
-        resources.load_stemmer(MeteorConfig.preset(preset).stemmer)
+        config = MeteorConfig.preset(preset)
+        resources.load_synonyms(config.synonym_source)
+        resources.load_stemmer(config.stemmer)
+        score("Mr. Smith left.", ["Mr. Smith left."], config)
     print("\nAdversarial input (seconds a segment; 'cut' = the search hit its budget, optimal=False)")
     cases = adversarial_cases()
     print(f"{'case':36s}" + "".join(f"{p:>20s}" for p in presets))

@@ -24,6 +24,8 @@ COMPILED = (
     "meteor_core.align.search",
     "meteor_core.align.optimal",
     "meteor_core.align.greedy",
+    "meteor_core.align.beam",
+    "meteor_core.jar_resources",
     "meteor_core.scorer",
     "meteor_core.stats",
     "meteor_core.tokenize",

@@ -41,7 +41,7 @@ def _score_all(preset: str, pure: bool) -> tuple[list[str], list[str]]:
 
 
 @needs_build
-@pytest.mark.parametrize("preset", ["meteor2005", "nltk"])
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk", "meteor15"])
 def test_compiled_and_pure_give_identical_results_on_the_whole_set(preset):
     compiled, modules = _score_all(preset, pure=False)
     pure, none = _score_all(preset, pure=True)
@@ -55,7 +55,8 @@ def test_compiled_and_pure_give_identical_results_on_the_whole_set(preset):
 def test_core_tests_pass_on_the_pure_modules_too():
     """The search and scoring tests, run again with METEOR_PURE=1 (the suite itself runs compiled)."""
     env = dict(os.environ, METEOR_PURE="1")
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_core.py"],
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_core.py",
+                          "tests/test_meteor15.py"],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode == 0, out.stdout[-2000:]
 
