@@ -69,7 +69,7 @@ def test_decode_table_formats():
     assert tsv.sources == ["x", "y"]
     csv_ = decode_table(b'ref1,ref2,sysA,sysB\n"a, b",c,a,b\n', "t.csv")
     assert csv_.references == [["a, b", "c"]] and list(csv_.systems) == ["sysA", "sysB"]
-    jsonl = decode_table(b'{"ref": "a", "A": "a", "B": "b"}\n{"ref": "c", "A": "c", "B": null}\n', "t.jsonl")
+    jsonl = decode_table(b'{"ref": "a", "A": "a", "B": "b"}\n{"ref": "c", "A": "c", "B": ""}\n', "t.jsonl")
     assert jsonl.systems["B"] == ["b", ""]
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..analysis.buckets import frequency_buckets, length_buckets
 from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, segment_rows
 from ..analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
-from ..textio import InputError, decode_table, load_test_set, read_segments
+from ..textio import InputError, load_test_set, read_segments, read_table
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,12 +51,7 @@ def _load(args):
     if args.table:
         if args.ref or args.sys or args.source:
             raise InputError("give either --table or --ref/--sys/--source files, not both")
-        path = Path(args.table)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-        test_set = decode_table(data, str(path))
+        test_set = read_table(args.table)
         return test_set.systems, test_set.references, test_set.sources
     if not args.ref or not args.sys or len(args.sys) < 2:
         raise InputError("need --ref FILE and at least two --sys FILE (or --table FILE)")
