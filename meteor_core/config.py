@@ -5,6 +5,7 @@ Two presets exist: ``meteor2005`` (Banerjee & Lavie 2005, the default) and
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 
 STAGES = ("exact", "stem", "synonym", "paraphrase")
@@ -19,6 +20,45 @@ SYNONYM_SOURCES = ("wordnet", "jar")
 SCORINGS = ("2005", "meteor1x")
 PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) accepts these
 FUNCTION_WORD_LISTS = ("none", "meteor-en", "jar")  # "jar": the same list, read from the jar
+# The one table of parameter ranges: MeteorConfig checks it, and the CLI, the URL and the app's
+# sliders take their bounds from it, so a value is accepted everywhere or nowhere. β's bound is
+# generous (papers and tuned Meteor settings use 0.2 to 3); any finite β >= 0 keeps the score in [0, 1].
+PARAMETER_RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 10.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0)}
+MODULE_WEIGHT_RANGE = (0.0, 1.0)  # above 1 a weighted match could count for more than a word (score > 1)
+
+
+def _finite_in(value, low: float, high: float) -> float | None:
+    """``value`` as a float if it is a number (or a number's text) within [low, high], else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return x if math.isfinite(x) and low <= x <= high else None
+
+
+def check_parameter(name: str, value) -> float:
+    """``value`` (a number or its text, as from a URL or the command line) as a float, if it is a
+    finite number within ``PARAMETER_RANGES[name]``; else ValueError saying the range."""
+    low, high = PARAMETER_RANGES[name]
+    x = _finite_in(value, low, high)
+    if x is None:
+        shown = value if isinstance(value, str) and len(value) <= 30 else repr(value)[:30]
+        raise ValueError(f"{name} must be a finite number from {low:g} to {high:g}; got {shown}")
+    return x
+
+
+def check_module_weights(weights) -> tuple[float, ...]:
+    low, high = MODULE_WEIGHT_RANGE
+    try:
+        checked = tuple(_finite_in(w, low, high) for w in weights)
+    except TypeError:
+        checked = ()
+    if len(checked) != len(STAGES) or None in checked:
+        raise ValueError(f"module_weights needs {len(STAGES)} weights ({', '.join(STAGES)}), each a finite number "
+                         f"from {low:g} to {high:g}; got {weights!r}"[:200])
+    return checked
 
 
 @dataclass(frozen=True)
@@ -48,24 +88,16 @@ class MeteorConfig:
     def __post_init__(self):
         # Accept lists from JSON/CLI callers but store a hashable tuple (configs are cache keys).
         object.__setattr__(self, "stages", tuple(self.stages))
-        object.__setattr__(self, "module_weights", tuple(float(w) for w in self.module_weights))
+        object.__setattr__(self, "module_weights", check_module_weights(self.module_weights))
+        for name in PARAMETER_RANGES:  # finite and within range (NaN would pass a plain comparison)
+            object.__setattr__(self, name, check_parameter(name, getattr(self, name)))
         unknown = [s for s in self.stages if s not in STAGES]
         if unknown:
             raise ValueError(f"unknown stage(s) {unknown}; choose from {list(STAGES)}")
         if list(self.stages) != [s for s in STAGES if s in self.stages]:
             raise ValueError(f"stages must keep the order {list(STAGES)}")
-        if not 0.0 <= self.alpha <= 1.0:
-            raise ValueError("alpha must be in [0, 1]")
-        if self.beta < 0:
-            raise ValueError("beta must be >= 0")
-        if not 0.0 <= self.gamma <= 1.0:
-            raise ValueError("gamma must be in [0, 1] so that the score stays in [0, 1]")
         if self.scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {SCORINGS}")
-        if not 0.0 <= self.delta <= 1.0:
-            raise ValueError("delta must be in [0, 1]")
-        if len(self.module_weights) != len(STAGES) or any(w < 0 for w in self.module_weights):
-            raise ValueError(f"module_weights needs {len(STAGES)} weights >= 0 ({', '.join(STAGES)})")
         if self.function_words not in FUNCTION_WORD_LISTS:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_LISTS}")
         if "paraphrase" in self.stages and (self.paraphrase_table is None or self.aligner != "meteor-beam"):

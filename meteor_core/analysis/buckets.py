@@ -24,7 +24,8 @@ from collections import Counter
 
 import numpy as np
 
-from .compare import DEFAULT_SAMPLES, DEFAULT_SEED, SystemComparison, sample_scores, stat_matrix
+from .compare import (DEFAULT_SAMPLES, DEFAULT_SEED, RESAMPLE_BLOCK_FLOATS, SystemComparison, sample_scores,
+                      stat_matrix)
 
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -71,8 +72,12 @@ def length_buckets(comparison: SystemComparison, cutoffs=LENGTH_CUTOFFS, samples
             if not len(members):
                 continue
             score = float(sample_scores(stats[members].sum(axis=0, keepdims=True), comparison.config)[0])
-            ids = members[rng.integers(0, len(members), size=(samples, len(members)))]
-            low, high = _interval(sample_scores(stats[ids].sum(axis=1), comparison.config))
+            scores = np.empty(samples)
+            block = max(1, min(samples, RESAMPLE_BLOCK_FLOATS // (len(members) * stats.shape[1])))
+            for start in range(0, samples, block):  # bounded memory; the same draws as all at once
+                ids = members[rng.integers(0, len(members), size=(min(block, samples - start), len(members)))]
+                scores[start:start + len(ids)] = sample_scores(stats[ids].sum(axis=1), comparison.config)
+            low, high = _interval(scores)
             rows.append({"system": name, "bucket": label, "segments": len(members), "METEOR": score,
                          "ci_low": low, "ci_high": high})
     return rows
@@ -126,8 +131,9 @@ def frequency_buckets(comparison: SystemComparison, cutoffs=FREQUENCY_CUTOFFS, s
         p, r, f = _fmean(total, comparison.config.alpha)
         rng = np.random.default_rng(seed)
         resampled = np.empty((samples, len(labels)))
-        for start in range(0, samples, 100):
-            ids = rng.integers(0, len(segments), size=(min(100, samples - start), len(segments)))
+        block = max(1, min(100, RESAMPLE_BLOCK_FLOATS // counts[0].size // len(segments)))
+        for start in range(0, samples, block):  # bounded memory; the same draws as 100 at a time
+            ids = rng.integers(0, len(segments), size=(min(block, samples - start), len(segments)))
             resampled[start:start + len(ids)] = _fmean(counts[ids].sum(axis=1), comparison.config.alpha)[2]
         for b, label in enumerate(labels):
             hyp_words, ref_words = int(total[b, 1]), int(total[b, 3])

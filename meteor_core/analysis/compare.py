@@ -18,6 +18,22 @@ from ..stats import compute
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
+# Bounds of the bootstrap, the same in the library, the CLI and the app. 10,000 samples are ten
+# times the usual 1,000; the seed is what numpy takes as one 32-bit word.
+MAX_SAMPLES = 10_000
+MAX_SEED = 2**32 - 1
+RESAMPLE_BLOCK_FLOATS = 4_000_000  # resampled statistics held at once (32 MB), whatever the test set's size
+
+
+def check_samples(samples, seed) -> tuple[int, int]:
+    """(samples, seed) as ints if within bounds, else ValueError saying the bounds."""
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"bootstrap samples must be a whole number from 1 to {MAX_SAMPLES:,} "
+                         f"({DEFAULT_SAMPLES:,} is the usual choice); got {samples!r}"[:160])
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed <= MAX_SEED):  # None: numpy's fresh entropy
+        raise ValueError(f"the bootstrap seed must be a whole number from 0 to {MAX_SEED:,}; got {seed!r}"[:160])
+    return int(samples), None if seed is None else int(seed)
 
 
 @dataclass
@@ -118,19 +134,24 @@ class BootstrapResult:
 
 
 def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
-                     samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED) -> BootstrapResult:
+                     samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                     check: Callable[[], None] | None = None) -> BootstrapResult:
     """Paired bootstrap resampling (Koehn 2004). The p-value is the share of samples whose delta,
     centred on the mean sample delta, is at least as far from zero as the observed delta (with
     +1 smoothing); sacrebleu's ``_paired_bs_test`` centres |delta| instead and counts only larger
-    ones, so its p-values differ somewhat."""
-    if samples < 1:
-        raise ValueError("samples must be >= 1")
+    ones, so its p-values differ somewhat. ``check``, if given, is called between blocks of
+    samples and may raise to cut the work short (a caller's time budget)."""
+    samples, seed = check_samples(samples, seed)
     a, b = stat_matrix(comparison.results[baseline].segments), stat_matrix(comparison.results[system].segments)
     n = len(a)
     rng = np.random.default_rng(seed)
     deltas = np.empty(samples)
-    for start in range(0, samples, 100):  # 100 samples at a time keeps memory small
-        ids = rng.integers(0, n, size=(min(100, samples - start), n))
+    # 100 samples at a time (fewer for large test sets: b[ids] holds block x n x statistics floats)
+    block = max(1, min(100, RESAMPLE_BLOCK_FLOATS // (n * a.shape[1])))
+    for start in range(0, samples, block):
+        if check is not None:
+            check()
+        ids = rng.integers(0, n, size=(min(block, samples - start), n))
         deltas[start:start + len(ids)] = (sample_scores(b[ids].sum(axis=1), comparison.config)
                                           - sample_scores(a[ids].sum(axis=1), comparison.config))
     observed = comparison.results[system].score - comparison.results[baseline].score

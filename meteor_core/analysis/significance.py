@@ -37,7 +37,25 @@ MULTIPLE_COMPARISONS_NOTE = (
     "pairs: read significance across many pairs from it, not from the raw p-values.")
 _P_LABELS = [("p_bootstrap", "p bootstrap"), ("p_bootstrap_holm", "p bootstrap (Holm)"),
              ("p_ar", "p AR"), ("p_ar_holm", "p AR (Holm)")]
-_CHUNK = 1000  # trials scored at a time (keeps the float copies of the swap masks small)
+_CHUNK_FLOATS = 4_000_000  # float copies of swap masks scored at a time (32 MB), at most 1,000 trials
+# The swap masks are drawn at once, as sacrebleu draws them (a byte a segment a trial; drawing them
+# in pieces would change them), so trials x segments is bounded, and trials on their own.
+MAX_TRIALS = 100_000
+MAX_MASK_BYTES = 512 * 2**20
+
+
+def check_trials(trials, segments: int) -> int:
+    """``trials`` as an int if within bounds for a test set of ``segments``; else ValueError
+    saying the bounds (before any scoring, so the CLI can refuse at once)."""
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or not 1 <= trials <= MAX_TRIALS:
+        raise ValueError(f"randomization trials must be a whole number from 1 to {MAX_TRIALS:,} "
+                         f"({DEFAULT_TRIALS:,} is the usual choice); got {trials!r}"[:160])
+    if trials * segments > MAX_MASK_BYTES:
+        raise ValueError(f"{trials:,} randomization trials over {segments:,} segments would hold "
+                         f"{trials * segments / 2**20:,.0f} MiB of swap masks at once (the limit is "
+                         f"{MAX_MASK_BYTES // 2**20} MiB): take at most {MAX_MASK_BYTES // segments:,} trials, "
+                         "or the bootstrap")
+    return int(trials)
 
 
 def approximate_randomization_p(stats_a: np.ndarray, stats_b: np.ndarray,
@@ -47,9 +65,8 @@ def approximate_randomization_p(stats_a: np.ndarray, stats_b: np.ndarray,
 
     ``stats_a``, ``stats_b``: segments x statistics (rows that add up to a corpus);
     ``score_of_sums``: the corpus score of each row of summed statistics (vectorised)."""
-    if trials < 1:
-        raise ValueError("trials must be >= 1")
     stats_a, stats_b = np.asarray(stats_a, dtype=np.float64), np.asarray(stats_b, dtype=np.float64)
+    trials = check_trials(trials, len(stats_a))
     if stats_a.shape != stats_b.shape:
         raise ValueError("the two systems need statistics for the same segments")
     total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
@@ -60,8 +77,9 @@ def approximate_randomization_p(stats_a: np.ndarray, stats_b: np.ndarray,
     # A's sum = total_b + keep @ (a - b) (integer sums, so exact in float64 like sacrebleu's).
     difference = stats_a - stats_b
     exceed = 0
-    for start in range(0, trials, _CHUNK):
-        moved = keep[start:start + _CHUNK].astype(np.float64) @ difference
+    chunk = max(1, min(1000, _CHUNK_FLOATS // max(len(stats_a), 1)))
+    for start in range(0, trials, chunk):
+        moved = keep[start:start + chunk].astype(np.float64) @ difference
         scores_a = score_of_sums(total_b + moved)
         scores_b = score_of_sums(total_a - moved)
         exceed += int(np.count_nonzero(np.abs(scores_a - scores_b) >= observed))

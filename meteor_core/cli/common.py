@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from ..config import PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig
+from ..config import PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig, check_parameter
 from ..jar_resources import JarMissingError
 from ..resources import WordNetMissingError
 from ..textio import InputError
@@ -23,14 +23,15 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                         help="synonyms (and Meteor 1.x function words) from NLTK's WordNet or from the Meteor 1.5 "
                              "jar's own files; meteor15 takes the jar's when one is found (METEOR_JAR, pycocoevalcap). "
                              "The signature says which: syn:wordnet-3.0 or syn:meteor1.5-jar")
-    parser.add_argument("--alpha", type=float)
-    parser.add_argument("--beta", type=float)
-    parser.add_argument("--gamma", type=float)
+    for name in PARAMETER_RANGES:  # text, checked by MeteorConfig: the library's ranges and messages
+        low, high = PARAMETER_RANGES[name]
+        parser.add_argument(f"--{name}", metavar=name.upper(),
+                            help=f"{low:g} to {high:g}" + (" (Meteor 1.x scoring only)" if name == "delta" else ""))
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
     config = MeteorConfig.preset(args.preset)
-    overrides = {k: getattr(args, k) for k in ("alpha", "beta", "gamma") if getattr(args, k) is not None}
+    overrides = {k: check_parameter(k, getattr(args, k)) for k in PARAMETER_RANGES if getattr(args, k) is not None}
     if args.no_synonyms:
         overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
     if args.synonyms_from:

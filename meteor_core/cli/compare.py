@@ -16,12 +16,12 @@ Every output carries the METEOR signature (and sacrebleu's for --metrics).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from ..analysis.buckets import frequency_buckets, length_buckets
-from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, segment_rows
-from ..analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
+from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, check_samples, compare_systems, segment_rows
+from ..analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, check_trials, significance_report
+from ..safe_export import json_text
 from ..textio import InputError, load_test_set, read_segments, read_table
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
 
@@ -34,9 +34,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test", default="both", choices=TESTS,
                         help="significance test(s): paired bootstrap, approximate randomization or both (default)")
     parser.add_argument("--baseline", help="the system every other one is tested against (default: the first)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                        help=f"bootstrap samples (default {DEFAULT_SAMPLES:,}, at most {MAX_SAMPLES:,})")
     parser.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
-                        help="approximate randomization trials (default 10000)")
+                        help=f"approximate randomization trials (default {DEFAULT_TRIALS:,}, at most {MAX_TRIALS:,})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--metrics", help="also BLEU, chrF, TER (sacrebleu): a comma list, or 'all'")
     parser.add_argument("--buckets", action="store_true",
@@ -86,7 +87,10 @@ def _settings(args, report) -> dict:
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
+        check_samples(args.samples, args.seed)  # before reading and scoring, not after
         systems, references, sources = _load(args)
+        if args.test != "bootstrap":
+            check_trials(args.trials, len(references))
         metrics = ()
         if args.metrics:
             from ..analysis.sacrebleu_metrics import parse_metrics
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                "pairwise": report.pairwise, "multiple_comparisons": report.note}
         if args.buckets:
             out["buckets"] = buckets
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     print(f"{comparison.n_segments} segments, signature {config.signature()}")
     for label, s in list(signatures.items())[1:]:

@@ -7,10 +7,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..analysis.difference import DEFAULT_ORDER, explain_corpus_difference, explain_difference
 from ..config import PRESET_NAMES as PRESETS, MeteorConfig
+from ..safe_export import json_text
 from ..textio import InputError, check_same_length, read_segments
 from .common import USER_ERRORS, fail
 
@@ -48,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     except USER_ERRORS as exc:
         return fail(str(exc))
     if args.format == "json":
-        print(json.dumps({**d.to_dict(), "signature_a": a.signature(), "signature_b": b.signature()},
-                         ensure_ascii=False))
+        print(json_text({**d.to_dict(), "signature_a": a.signature(), "signature_b": b.signature()}))
         return 0
     print(f"{a.name:>12s}  {d.score_a:.4f}")
     for s in d.steps:

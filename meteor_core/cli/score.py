@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..config import MeteorConfig
+from ..safe_export import jsonl_text, tsv_text
 from ..scorer import CorpusResult, score_corpus
 from ..textio import check_same_length, read_segments
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
@@ -46,23 +46,20 @@ TSV_COLUMNS = ["segment", "score", "precision", "recall", "fmean", "penalty", "c
 
 
 def format_tsv(result: CorpusResult, config: MeteorConfig) -> str:
-    rows = ["\t".join(TSV_COLUMNS)]
+    """Exact numbers (each reads back as the float that was scored), through safe_export."""
+    rows = []
     for k, s in enumerate(result.segments):
-        values = [k + 1, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks, s.matches,
-                  s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal]
-        rows.append("\t".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in values))
+        rows.append([k + 1, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks, s.matches,
+                     s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal])
     c = result
-    rows.append("\t".join(["corpus", f"{c.score:.6f}", f"{c.precision:.6f}", f"{c.recall:.6f}",
-                           f"{c.fmean:.6f}", f"{c.penalty:.6f}", str(c.chunks), str(c.matches),
-                           str(c.stats.hyp_len), str(c.stats.ref_len), "", "", ""]))
-    rows.append(f"signature\t{c.signature}")  # like the corpus row: a label in the first column
-    return "\n".join(rows)
+    rows.append(["corpus", c.score, c.precision, c.recall, c.fmean, c.penalty, c.chunks, c.matches,
+                 c.stats.hyp_len, c.stats.ref_len, None, None, None])
+    rows.append(["signature", c.signature])  # like the corpus row: a label in the first column
+    return tsv_text((TSV_COLUMNS, rows)).rstrip("\n")
 
 
 def format_jsonl(result: CorpusResult, config: MeteorConfig) -> str:
-    lines = [json.dumps(s.to_dict(), ensure_ascii=False) for s in result.segments]
-    lines.append(json.dumps({"corpus": result.to_dict()}, ensure_ascii=False))
-    return "\n".join(lines)
+    return jsonl_text([*(s.to_dict() for s in result.segments), {"corpus": result.to_dict()}])
 
 
 FORMATTERS = {"text": format_text, "tsv": format_tsv, "jsonl": format_jsonl}
