@@ -1,6 +1,7 @@
 """Segment and corpus scoring: tokens -> alignment -> chunks -> statistics -> score."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import chain
@@ -206,7 +207,7 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[tuple[str, ...], list[str
     """Display tokens (as typed) and the forms compared (case-folded if asked). The display
     tokens are a tuple: results keep them, and the garbage collector soon stops tracking a
     tuple of strings (a list would be walked by every collection for as long as it lives)."""
-    tokens = tokenize(text, config.tokenizer)
+    tokens = tokenize(unicodedata.normalize("NFC", text), config.tokenizer)  # NFD marks would split words
     if len(tokens) > MAX_SEGMENT_TOKENS:
         raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
     return tuple(tokens), (list(map(_lowercase, tokens)) if config.lowercase else tokens)
