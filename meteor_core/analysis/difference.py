@@ -7,7 +7,7 @@ which is a parameter; DEFAULT_ORDER goes from how the text is read to how it is 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..config import MeteorConfig
 from ..explain import number, rounds_to_zero
@@ -114,9 +114,11 @@ def explain_difference(hypothesis: str, references: Sequence[str], config_a: Met
 
 def explain_corpus_difference(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                               config_a: MeteorConfig, config_b: MeteorConfig,
-                              order: Sequence[str] | None = None) -> Difference:
-    """The same walk for a corpus score (rescoring the whole corpus at every step)."""
-    return _walk(config_a, config_b, order, lambda c: score_corpus(hypotheses, references, c))
+                              order: Sequence[str] | None = None,
+                              progress: Callable[[int, int], None] | None = None) -> Difference:
+    """The same walk for a corpus score (rescoring the whole corpus at every step). ``progress``
+    is handed to every rescoring (``score_corpus``'s; it may raise to stop the walk)."""
+    return _walk(config_a, config_b, order, lambda c: score_corpus(hypotheses, references, c, progress=progress))
 
 
 WHY = {

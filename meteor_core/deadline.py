@@ -1,0 +1,37 @@
+"""A time budget for one piece of work that a user starts (scoring a test set, a bootstrap, a
+corpus waterfall): it finishes, or stops with a message, once the budget is spent. The work
+calls ``check()`` (or passes ``progress()`` where a progress callback is taken) every so often;
+the alignment search has its own per-segment clock (``align.search.Budget``).
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+
+class OverBudget(Exception):
+    """The work was stopped because its time budget was spent; the message says what was done."""
+
+
+class Deadline:
+    def __init__(self, seconds: float, what: str = "this work"):
+        self.seconds = seconds
+        self.what = what
+        self.start = time.monotonic()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def check(self, done: str = "") -> None:
+        """Raise OverBudget once the budget is spent; ``done`` says how far the work got."""
+        if self.elapsed() > self.seconds:
+            raise OverBudget(f"{self.what} was stopped after {self.seconds:g} s (the limit per request)"
+                             + (f", {done}" if done else ""))
+
+    def progress(self, report: Callable[[int, int], None] | None = None) -> Callable[[int, int], None]:
+        """A progress(done, total) callback that reports (if asked) and checks the budget."""
+        def progress(done: int, total: int) -> None:
+            if report is not None:
+                report(done, total)
+            self.check(f"at {done:,} of {total:,}")
+        return progress
