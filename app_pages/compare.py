@@ -27,12 +27,17 @@ from app_pages import page_state
 from components import compare_views, research_views
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
+from components.plain_text import label_literal, markdown_literal
+from components.request_budget import OverBudget, request_deadline
 from meteor_core import MeteorConfig, WordNetMissingError
-from meteor_core.analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, compare_systems, paired_bootstrap
+from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
+                                          paired_bootstrap)
 from meteor_core.analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
 from meteor_core.config import PRESET_NAMES
 from meteor_core.explain import number
-from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
+from meteor_core.safe_export import csv_text
+from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
+                                read_segments)
 
 PAGE = "compare"
 DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
@@ -68,8 +73,8 @@ class Loaded:
 
 @st.cache_data(show_spinner=False)  # read once, not on every rerun that a filter causes
 def _load_demo():
-    refs = decode_segments((DEMO / "ted.ref.detok.eng").read_bytes(), "ted.ref.detok.eng")
-    systems = {name: decode_segments((DEMO / f"ted.{name}.detok.eng").read_bytes(), name) for name in ("sys1", "sys2")}
+    refs = read_segments(DEMO / "ted.ref.detok.eng")  # capped like every read
+    systems = {name: read_segments(DEMO / f"ted.{name}.detok.eng") for name in ("sys1", "sys2")}
     return systems, [[r] for r in refs]
 
 
@@ -85,8 +90,8 @@ def _files(key: str, uploaded) -> list[tuple[str, bytes]]:
         store.pop(key, None)
     st.session_state[f"_cmp_had_{key}"] = bool(files)
     if not files and store.get(key):
-        st.caption("Using the file(s) uploaded earlier in this session: "
-                   + ", ".join(name for name, _ in store[key]) + ". Upload again to replace them.")
+        st.caption(markdown_literal("Using the file(s) uploaded earlier in this session: "
+                                    + ", ".join(name for name, _ in store[key]) + ". Upload again to replace them."))
         if st.button("Forget these files", key=f"forget_{key}"):
             store.pop(key, None)
     return store.get(key, [])
@@ -133,7 +138,9 @@ def _key(systems, references, config) -> str:
 
 def _compare(systems, references, config):
     """Score once per (data, configuration); later reruns (filters, selection) reuse it.
-    Returns the cache key too, which keys the bootstrap, the tables and the charts."""
+    Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
+    runs over the request's time budget stops with OverBudget, which is kept like a result, so
+    that the reruns a filter causes do not start it again."""
     cache = st.session_state.setdefault("comparisons", {})
     key = _key(systems, references, config)
     if key not in cache:
@@ -143,8 +150,14 @@ def _compare(systems, references, config):
             bar.progress(done / total, text=f"Scoring segment {done:,} of {total:,}…")
 
         cache.clear()  # keep one comparison per session: results of large sets are big
-        cache[key] = compare_systems(systems, references, config, progress=progress)
+        try:
+            cache[key] = compare_systems(systems, references, config,
+                                         progress=request_deadline("Scoring").progress(progress))
+        except OverBudget as exc:
+            cache[key] = exc
         bar.empty()
+    if isinstance(cache[key], OverBudget):
+        raise cache[key]
     return key, cache[key]
 
 
@@ -153,7 +166,11 @@ def _compare(systems, references, config):
 
 @st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
 def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
-    return paired_bootstrap(_comparison, a, b, samples, seed)
+    """The test, or the OverBudget that stopped it (cached too: a rerun does not start it again)."""
+    try:
+        return paired_bootstrap(_comparison, a, b, samples, seed, check=request_deadline("The bootstrap").check)
+    except OverBudget as exc:
+        return exc
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -276,7 +293,7 @@ def test_set(config: MeteorConfig) -> Loaded:
             st.caption("Columns: source (optional), ref (or ref1, ref2, …), and one column per system. " + LIMITS)
             systems, references, sources = _load_table(table)
     except InputError as exc:
-        st.warning(str(exc))
+        st.warning(markdown_literal(str(exc)))  # messages quote file and column names
         st.stop()
     try:
         key, comparison = _compare(systems, references, config)
@@ -284,8 +301,10 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.error(str(exc))
         st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
         st.stop()
-    except ValueError as exc:  # e.g. a segment over the length limit
-        st.warning(str(exc))
+    except (ValueError, OverBudget) as exc:  # e.g. a segment over the length limit, a set too large to score here
+        st.warning(markdown_literal(str(exc)))
+        if isinstance(exc, OverBudget):
+            st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
     return Loaded(systems, references, config, key, comparison, sources)
 
@@ -313,20 +332,23 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     c1, c2, c3, c4 = st.columns(4)
     a = c1.selectbox("System A (baseline)", names, key="cmp_a")
     b = c2.selectbox("System B", names, key="cmp_b")
-    samples = c3.number_input("Bootstrap samples", 100, 10_000, step=100, key="cmp_samples")
-    seed = c4.number_input("Seed", 0, 2**31 - 1, key="cmp_seed")
+    samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, step=100, key="cmp_samples")
+    seed = c4.number_input("Seed", 0, MAX_SEED, key="cmp_seed")
     test = _bootstrap(loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
-    if test is None:
+    if isinstance(test, OverBudget):
+        st.warning(markdown_literal(f"{test}. Take fewer samples, or run the command line's compare."))
+        test = None
+    elif test is None:
         st.caption("Pick two different systems for the significance test.")
     else:
         m1, m2, m3 = st.columns(3)
-        m1.metric(f"{b} − {a}", number(test.delta, signed=True))
+        m1.metric(label_literal(f"{b} − {a}"), number(test.delta, signed=True))
         m2.metric("95% confidence interval", f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}")
         m3.metric("p-value", number(test.p_value))
-        st.caption(test.summary())
+        st.caption(markdown_literal(test.summary()))
     d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (CSV)", research_views.with_signature(corpus, loaded.config.signature()).to_csv(
-        index=False), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
+    d1.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
+        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
     d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
@@ -347,8 +369,8 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
         st.rerun()  # the row selection's callback set the segment: redraw the segment view too
     st.subheader("Segments")
     f1, f2, f3 = st.columns([1, 1, 1])
-    score_range = f1.slider(f"{a} or {b} scores between", 0.0, 1.0, step=0.01, key="cmp_score_range")
-    diff_range = f2.slider(f"{b} − {a} between", -1.0, 1.0, step=0.01, key="cmp_diff_range")
+    score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, step=0.01, key="cmp_score_range")
+    diff_range = f2.slider(label_literal(f"{b} − {a} between"), -1.0, 1.0, step=0.01, key="cmp_diff_range")
     query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
     page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query", "cmp_chart_tab"))
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
@@ -361,9 +383,8 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     st.dataframe(shown_table, hide_index=True, key="segments_table", on_select=_open_selected,
                  selection_mode="single-row",
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in loaded.names + [f"{b} − {a}"]})
-    st.download_button("Segment table (CSV)", lambda: research_views.with_signature(
-        shown_table, loaded.config.signature()).to_csv(index=False), "segments.csv", "text/csv",
-        key="dl_segments", on_click="ignore")
+    st.download_button("Segment table (CSV)", lambda: csv_text(research_views.with_signature(
+        shown_table, loaded.config.signature())), "segments.csv", "text/csv", key="dl_segments", on_click="ignore")
     # Lazy tabs: only the open chart is built and sent (the others cost nothing until opened).
     tabs = st.tabs(["Scatter: A vs B", "Differences", "Score vs length"], key="cmp_chart_tab", on_change="rerun")
     for tab, chart in zip(tabs, CHARTS):
@@ -395,7 +416,8 @@ def segment_view(loaded: Loaded, a: str) -> None:
     columns = st.columns(min(len(pairs), 3))
     for i, (name, pair) in enumerate(pairs.items()):
         with columns[i % len(columns)]:
-            st.metric(name, number(pair.score), help="METEOR of this segment against the reference above")
+            st.metric(label_literal(name), number(pair.score),
+                      help="METEOR of this segment against the reference above")
             st.caption(f"P {number(pair.precision)} · R {number(pair.recall)} · {pair.matches} matches in "
                        f"{pair.chunks} chunks")
             st.text(loaded.systems[name][k])
@@ -501,9 +523,12 @@ def corpus_difference_section(loaded: Loaded) -> None:
         with st.spinner("Walking from A to B…"):
             try:
                 st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
-                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b)))
+                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
+                    progress=request_deadline("The walk from A to B").progress()))
             except WordNetMissingError as exc:
                 st.error(str(exc))
+            except OverBudget as exc:
+                st.warning(markdown_literal(str(exc)))
     saved = st.session_state.get("cmp_waterfall")
     if saved and saved[0] == w_key:
         from components.difference_views import steps_table, waterfall_figure

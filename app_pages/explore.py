@@ -10,7 +10,7 @@ mirrored in the URL, so a link reopens the same pair.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 import streamlit as st
 
@@ -18,20 +18,24 @@ from app_pages import page_state
 from components import alignment_chart, alignment_export, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
+from components.paraphrase_tables import DIRECTORY_VARIABLE, configured_tables, store_upload
+from components.plain_text import markdown_literal
 from meteor_core import MeteorConfig, WordNetMissingError, score
 from meteor_core.jar_resources import jar_available
-from meteor_core.config import DEFAULT_STAGES as STAGES, PRESET_NAMES
+from meteor_core.config import DEFAULT_STAGES as STAGES, PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import diff_alignments, lesson, number
 from meteor_core.export import alignment_json, alignment_tsv
+from meteor_core.textio import MAX_FILE_BYTES, InputError
 
 PAGE = "explore"
 PRESETS = PRESET_NAMES
 DEFAULT = EXAMPLES[0]
 NO_EXAMPLE = "(your own text)"
-PARAMETERS = (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0), ("delta", 0.0, 1.0))
+MAX_REFERENCES = 16  # a link cannot open thousands of reference boxes
+NO_TABLE, UPLOAD_TABLE = "(none)", "Upload a table…"
 VIEWS = ("Alignment", "Score breakdown", "Words", "References", "meteor2005 vs NLTK", "Export")
 # Widget keys whose values outlive a visit to another page (ref_k and the reference chooser are added per run).
-KEPT = ("hyp", "example", "preset", "alpha", "beta", "gamma", "delta", "paraphrase_path", "stage_paraphrase",
+KEPT = ("hyp", "example", "preset", "alpha", "beta", "gamma", "delta", "paraphrase_choice", "stage_paraphrase",
         "view", "nltk_same_tokens", *(f"stage_{s}" for s in STAGES))
 
 # --- state: widget values live in st.session_state, are kept across pages and mirrored in the URL --
@@ -42,20 +46,29 @@ def _from_url() -> None:
     q = st.query_params
     if "a" in q:  # the difference page's parameters, not a pair for this page
         q = {}
+    problems = []  # what the link asked for that cannot be used, said once above the page
     refs = (q.get_all("ref") if q else []) or list(DEFAULT.references)
+    if len(refs) > MAX_REFERENCES:
+        problems.append(f"The link has {len(refs):,} references; the first {MAX_REFERENCES} are used.")
+        refs = refs[:MAX_REFERENCES]
     st.session_state.hyp = q.get("hyp", DEFAULT.hypothesis)
     st.session_state.n_refs = len(refs)
     for k, r in enumerate(refs):
         st.session_state[f"ref_{k}"] = r
     preset = q.get("preset", "meteor2005")
+    if preset not in PRESETS:
+        problems.append(f"preset must be one of {', '.join(PRESETS)}; got {preset[:30]}. Using meteor2005.")
     st.session_state.preset = preset if preset in PRESETS else "meteor2005"
     base = MeteorConfig.preset(st.session_state.preset)
-    for name, lo, hi in PARAMETERS:
-        try:
-            value = float(q.get(name, getattr(base, name)))
-        except ValueError:
-            value = getattr(base, name)
-        st.session_state[name] = min(max(value, lo), hi) if value == value else getattr(base, name)  # NaN
+    for name in PARAMETER_RANGES:  # the library's own check: the same ranges and messages everywhere
+        value = getattr(base, name)
+        if name in q:
+            try:
+                value = check_parameter(name, q[name])
+            except ValueError as exc:
+                problems.append(f"{exc}. Using the preset's {value:g}.")
+        st.session_state[name] = value
+    st.session_state.url_problems = problems
     stages = q.get("stages")
     chosen = stages.split(",") if stages is not None else list(base.stages)
     for stage in STAGES:
@@ -102,8 +115,9 @@ def _reset_parameters() -> None:
 
 
 def _add_reference() -> None:
-    st.session_state[f"ref_{st.session_state.n_refs}"] = ""
-    st.session_state.n_refs += 1
+    if st.session_state.n_refs < MAX_REFERENCES:
+        st.session_state[f"ref_{st.session_state.n_refs}"] = ""
+        st.session_state.n_refs += 1
 
 
 def _remove_reference() -> None:
@@ -138,31 +152,52 @@ with st.sidebar:
                  help="meteor2005: the paper's optimal alignment. nltk: a faithful copy of "
                       "nltk.translate.meteor_score (whitespace tokens, greedy alignment). meteor15: "
                       "Meteor 1.5's English defaults (weighted matches, δ, its beam aligner).")
-    st.slider("α (weight of precision in Fmean's denominator; high α favours recall)", 0.0, 1.0, step=0.05,
-              key="alpha")
-    st.slider("β (penalty exponent: the shape of the penalty curve)", 0.0, 6.0, step=0.05, key="beta",
+    st.slider("α (weight of precision in Fmean's denominator; high α favours recall)", *PARAMETER_RANGES["alpha"],
+              step=0.05, key="alpha")
+    st.slider("β (penalty exponent: the shape of the penalty curve)", *PARAMETER_RANGES["beta"], step=0.05, key="beta",
               help="Pen = γ·(c/m)^β. β > 1 (2005: 3) barely penalises a few chunks and punishes many; β < 1 "
                    "(Meteor 1.5: 0.2) penalises the first breaks of word order almost fully.")
-    st.slider("γ (maximum penalty, reached when every match is its own chunk)", 0.0, 1.0, step=0.05, key="gamma")
+    st.slider("γ (maximum penalty, reached when every match is its own chunk)", *PARAMETER_RANGES["gamma"],
+              step=0.05, key="gamma")
     if st.session_state.preset == "meteor15":
-        st.slider("δ (content-word weight)", 0.0, 1.0, step=0.05, key="delta",
+        st.slider("δ (content-word weight)", *PARAMETER_RANGES["delta"], step=0.05, key="delta",
                   help="Meteor 1.x: content words count δ, function words 1 − δ.")
         st.caption("Synonyms: the Meteor 1.5 jar's own files (a jar was found)." if jar_available() else
                    "Synonyms: NLTK's WordNet 3.0 (no Meteor 1.5 jar found; set METEOR_JAR or install pycocoevalcap).")
     st.caption("Stages")
     for stage in STAGES:
         st.checkbox(stage, key=f"stage_{stage}")
-    paraphrase_path = ""
+    paraphrase_path = paraphrase_name = ""  # only a table the server lists or an upload it stored
     if st.session_state.preset == "meteor15":
-        paraphrase_path = st.text_input(
-            "Paraphrase table (optional)", key="paraphrase_path", placeholder="/path/to/paraphrase-en.gz",
-            help="A Meteor-format table (probability, phrase, paraphrase lines; gzip or text), e.g. the "
-                 "paraphrase-en.gz shipped with Meteor 1.5. The English one takes ~20 s and ~2 GB to load.").strip()
+        server_tables = configured_tables()
+        if st.session_state.get("paraphrase_choice") not in (NO_TABLE, *server_tables, UPLOAD_TABLE):
+            st.session_state.paraphrase_choice = NO_TABLE  # a kept choice the server no longer lists
+        choice = st.selectbox(
+            "Paraphrase table (optional)", [NO_TABLE, *server_tables, UPLOAD_TABLE], key="paraphrase_choice",
+            help="A Meteor-format table (probability, phrase, paraphrase lines; gzip or text). The server "
+                 f"offers the tables in the directory named by {DIRECTORY_VARIABLE}; or upload one "
+                 f"(up to {MAX_FILE_BYTES // 2**20} MiB, also once decompressed).")
+        if choice == UPLOAD_TABLE:
+            upload = st.file_uploader("Paraphrase table file", type=["gz", "txt"], key="paraphrase_upload",
+                                      max_upload_size=MAX_FILE_BYTES // 2**20)
+            if upload is not None:
+                try:
+                    stored = st.session_state.get("paraphrase_stored")  # (upload id, path): store once
+                    if not stored or stored[0] != upload.file_id or not os.path.exists(stored[1]):
+                        stored = st.session_state.paraphrase_stored = (
+                            upload.file_id, store_upload(upload.getvalue(), upload.name))
+                    paraphrase_path, paraphrase_name = stored[1], upload.name
+                except InputError as exc:
+                    st.warning(markdown_literal(str(exc)))
+        elif choice != NO_TABLE:
+            paraphrase_path, paraphrase_name = server_tables[choice], choice
         if paraphrase_path:
             st.checkbox("paraphrase", value=True, key="stage_paraphrase")
     st.button("Reset to the preset's parameters", on_click=_reset_parameters)
 
 st.title("METEOR Explorer")
+for problem in st.session_state.pop("url_problems", []):  # said once: gone at the next interaction
+    st.warning(markdown_literal(problem))
 example = BY_TITLE.get(st.session_state.example)
 if example is not None:  # only while the text is still the example's (see _start)
     note = "" if example.preset == st.session_state.preset else (
@@ -172,18 +207,15 @@ if example is not None:  # only while the text is still the example's (see _star
 hyp = st.text_area("Candidate translation", key="hyp", height=80)
 refs = [st.text_area(f"Reference {k + 1}", key=f"ref_{k}", height=80) for k in range(st.session_state.n_refs)]
 left, right, _ = st.columns([1, 1.4, 3])
-left.button("Add reference", on_click=_add_reference)
+left.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
 right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
 page_state.keep(KEPT + tuple(f"ref_{k}" for k in range(st.session_state.n_refs)))
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
 paraphrase = {}
 if paraphrase_path and st.session_state.get("stage_paraphrase"):
-    if Path(paraphrase_path).is_file():
-        stages += ("paraphrase",)
-        paraphrase = {"paraphrase_table": paraphrase_path}
-    else:
-        st.warning("No paraphrase table at that path: scoring without the paraphrase stage.")
+    stages += ("paraphrase",)
+    paraphrase = {"paraphrase_table": paraphrase_path}
 config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alpha,
                              beta=st.session_state.beta, gamma=st.session_state.gamma, stages=stages,
                              **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}),
@@ -221,8 +253,8 @@ except WordNetMissingError as exc:
     st.error(str(exc))
     st.caption("Untick the synonym stage in the sidebar to score without WordNet.")
     st.stop()
-except ValueError as exc:  # e.g. an unreadable paraphrase table
-    st.error(str(exc))
+except ValueError as exc:  # e.g. an unreadable paraphrase table (named, not its server path)
+    st.error(markdown_literal(str(exc).replace(paraphrase_path, paraphrase_name) if paraphrase_path else str(exc)))
     st.stop()
 
 # --- results -------------------------------------------------------------------------------
@@ -352,4 +384,4 @@ if tabs["Export"].open:
                            "text/x-tex", key="export_tikz", on_click="ignore")
         st.code(alignment_tsv(pair), language=None)
 
-st.caption(f"Signature: {result.signature}")
+st.caption(markdown_literal(f"Signature: {result.signature}"))  # it names the paraphrase table's file

@@ -2,13 +2,13 @@
 of meteor_core results, so they are testable without a browser)."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from components.plain_text import plotly_literal as esc  # system names are user strings
 from meteor_core.analysis.compare import SystemComparison
+from meteor_core.safe_export import json_text
 
 
 def corpus_table(comparison: SystemComparison) -> pd.DataFrame:
@@ -20,7 +20,7 @@ def corpus_json(comparison: SystemComparison, bootstrap=None) -> str:
             "systems": comparison.corpus_rows()}
     if bootstrap is not None:
         data["bootstrap"] = bootstrap.to_dict()
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    return json_text(data, indent=2)
 
 
 def segment_table(comparison: SystemComparison, a: str, b: str, references: list[list[str]],
@@ -59,10 +59,12 @@ def scatter_figure(df: pd.DataFrame, a: str, b: str) -> go.Figure:
                              name="equal", hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=df[a], y=df[b], mode="markers", name="segments", customdata=df["segment"],
                              marker=dict(size=6, opacity=0.6, color=df[b] - df[a], colorscale="RdBu",
-                                         cmin=-0.5, cmax=0.5, colorbar=dict(title=f"{b} − {a}")),
-                             hovertemplate="segment %{customdata}<br>" + f"{a}: " + "%{x:.4f}<br>" + f"{b}: " + "%{y:.4f}<extra></extra>"))
-    fig.update_layout(title=f"Segment scores: {a} vs {b}", xaxis=dict(title=a, range=[0, 1], constrain="domain"),
-                      yaxis=dict(title=b, range=[0, 1], scaleanchor="x", constrain="domain"), height=480,
+                                         cmin=-0.5, cmax=0.5, colorbar=dict(title=esc(f"{b} − {a}"))),
+                             hovertemplate="segment %{customdata}<br>" + f"{esc(a)}: " + "%{x:.4f}<br>"
+                                           + f"{esc(b)}: " + "%{y:.4f}<extra></extra>"))
+    fig.update_layout(title=esc(f"Segment scores: {a} vs {b}"),
+                      xaxis=dict(title=esc(a), range=[0, 1], constrain="domain"),
+                      yaxis=dict(title=esc(b), range=[0, 1], scaleanchor="x", constrain="domain"), height=480,
                       showlegend=False)
     return fig
 
@@ -71,7 +73,7 @@ def diff_histogram(df: pd.DataFrame, a: str, b: str) -> go.Figure:
     d = df[f"{b} − {a}"]
     fig = go.Figure(go.Histogram(x=d, xbins=dict(start=-1, end=1, size=0.05), marker_color="#1f77b4"))
     fig.add_vline(x=0, line=dict(color="#555", dash="dot"))
-    fig.update_layout(title=f"Differences {b} − {a} (mean {d.mean():+.4f})", xaxis_title=f"{b} − {a}",
+    fig.update_layout(title=esc(f"Differences {b} − {a} (mean {d.mean():+.4f})"), xaxis_title=esc(f"{b} − {a}"),
                       yaxis_title="segments", height=380, bargap=0.05)
     return fig
 
@@ -81,11 +83,11 @@ def length_figure(df: pd.DataFrame, names: list[str]) -> go.Figure:
     fig = go.Figure()
     bins = pd.cut(df["reference length"], bins=[0, 5, 10, 15, 20, 30, 40, 60, 1000])
     for name in names:
-        fig.add_trace(go.Scatter(x=df["reference length"], y=df[name], mode="markers", name=name,
+        fig.add_trace(go.Scatter(x=df["reference length"], y=df[name], mode="markers", name=esc(name),
                                  marker=dict(size=5, opacity=0.35), legendgroup=name))
         means = df.groupby(bins, observed=True)[name].mean()
         centres = df.groupby(bins, observed=True)["reference length"].mean()
-        fig.add_trace(go.Scatter(x=centres, y=means, mode="lines+markers", name=f"{name} (mean per length bin)",
+        fig.add_trace(go.Scatter(x=centres, y=means, mode="lines+markers", name=esc(f"{name} (mean per length bin)"),
                                  legendgroup=name, line=dict(width=3)))
     fig.update_layout(title="Score vs reference length", xaxis_title="reference tokens", yaxis_title="METEOR",
                       yaxis_range=[0, 1], height=420)

@@ -3,6 +3,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from components.plain_text import shown_text
 from conftest import ROOT
 from meteor_core.textio import MAX_FILE_BYTES
 
@@ -19,7 +20,7 @@ def page():
 
 
 def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    return next(m.value for m in at.metric if shown_text(m.label) == label)  # labels are Markdown-escaped
 
 
 def upload_mode(at):
@@ -88,7 +89,7 @@ def test_upload_errors_are_messages(page, files, message):
         uploader.upload(name, data)
     at.run()
     assert not at.exception
-    assert any(message in w.value for w in at.warning)
+    assert any(message in shown_text(w.value) for w in at.warning)
 
 
 def test_size_limit_is_stated(page):
