@@ -1,0 +1,152 @@
+"""Real browser: hostile names fetch nothing and render as text; eight sessions at once upload
+and filter for a minute while the server's memory stays bounded."""
+import csv
+import http.server
+import socketserver
+import threading
+import time
+
+import pytest
+
+from browser import ARTIFACTS, browser_page, require_browser, streamlit_server, wait_for_run
+from conftest import ted_lines
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server():
+    require_browser()
+    with streamlit_server() as (url, proc):
+        yield url, proc
+
+
+@pytest.fixture
+def trap():
+    """A local HTTP server that records every request: a hostile name pointing at it must not
+    make the browser fetch anything."""
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the stdlib's name)
+            hits.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = socketserver.TCPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _table(path, names, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["ref", *names], *rows])
+
+
+def _upload_table(page, url, path):
+    page.goto(url + "/compare")
+    page.get_by_text("Upload one table (TSV, CSV or JSONL)").click()
+    wait_for_run(page)
+    page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(str(path))
+
+
+def test_hostile_names_fetch_nothing_and_show_as_text(server, trap, tmp_path):
+    url, _ = server
+    trap_url, hits = trap
+    name_a = f"![img]({trap_url}/image.png) **a**"
+    name_b = f"[b]({trap_url}/link) $x^2$ :red[b]"
+    refs, sys1, sys2 = (ted_lines(n)[:20] for n in ("ref", "sys1", "sys2"))
+    _table(tmp_path / "set.csv", [name_a, name_b], zip(refs, sys1, sys2))
+    with browser_page(height=2400) as (page, errors):
+        _upload_table(page, url, tmp_path / "set.csv")
+        wait_for_run(page)
+        page.get_by_text("Segments", exact=True).wait_for(timeout=60_000)
+        wait_for_run(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "hostile-names.png"), full_page=True)
+        assert page.locator(f'img[src^="{trap_url}"]').count() == 0
+        assert page.locator(f'a[href^="{trap_url}"]').count() == 0
+        assert page.locator(".katex").count() == 0
+        body = page.locator("body").inner_text().replace("\u2060", "")
+        assert f"{name_b} − {name_a}" in body  # the metric's label, as typed
+        assert not errors, errors
+    assert hits == []
+
+
+def _rss_mib(pid: int) -> float:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+SESSIONS = 8
+SOAK_SECONDS = 60
+SOAK_MAX_GROWTH_MIB = 250  # server memory at the end vs after every session's first upload
+
+
+@pytest.mark.timeout(900)  # a minute of soak, plus eight sessions' uploads on a shared machine
+def test_soak_eight_sessions_upload_and_filter_for_a_minute(server, tmp_path):
+    url, proc = server
+    refs, sys1, sys2 = (ted_lines(n) for n in ("ref", "sys1", "sys2"))
+    files = []
+    for k in range(SESSIONS):  # each session its own 60-segment slice of the TED set
+        rows = list(zip(refs, sys1, sys2))[k * 60:(k + 1) * 60]
+        files.append(tmp_path / f"set{k}.csv")
+        _table(files[-1], [f"sys1-{k}", f"sys2-{k}"], rows)
+    words = ["the", "and", "people", "we", "world", "laughter", "is", "you", "zzz-no-match", ""]
+    from playwright.sync_api import sync_playwright
+
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            pages, errors = [], []
+            for k in range(SESSIONS):  # a context each: separate Streamlit sessions
+                page = browser.new_context(viewport={"width": 1200, "height": 1400}).new_page()
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                pages.append(page)
+            for page, path in zip(pages, files):  # all eight upload at once, then wait for each
+                _upload_table(page, url, path)
+            for page in pages:
+                page.get_by_label("Search words (reference or outputs)").wait_for(timeout=120_000)
+                wait_for_run(page, timeout=120_000)
+            baseline = peak = _rss_mib(proc.pid)
+            rounds, start = 0, time.time()
+            while time.time() - start < SOAK_SECONDS:
+                for k, page in enumerate(pages):  # every session edits, none waits for the others
+                    box = page.get_by_label("Search words (reference or outputs)")
+                    box.fill(words[(rounds + k) % len(words)])
+                    box.press("Enter")
+                    if (rounds + k) % 5 == 4:  # now and then a session uploads its table again
+                        page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
+                            str(files[(k + rounds) % SESSIONS]))
+                for page in pages:
+                    wait_for_run(page, timeout=120_000)
+                peak = max(peak, _rss_mib(proc.pid))
+                rounds += 1
+            for k, page in enumerate(pages):
+                box = page.get_by_label("Search words (reference or outputs)")
+                box.fill("laughter")
+                box.press("Enter")
+                wait_for_run(page, timeout=120_000)
+                page.get_by_text("segments. Click a column header").first.wait_for(timeout=30_000)
+                assert page.locator('[data-testid="stException"]').count() == 0
+            ARTIFACTS.mkdir(exist_ok=True)
+            pages[0].screenshot(path=str(ARTIFACTS / "soak-8-sessions.png"), full_page=True)
+            growth = _rss_mib(proc.pid) - baseline
+            print(f"soak: {SESSIONS} sessions, {rounds} rounds in {SOAK_SECONDS} s, server RSS {baseline:.0f} MiB "
+                  f"after the first uploads, peak {peak:.0f} MiB, growth {growth:.1f} MiB")
+            assert not errors, errors
+            assert rounds >= 3
+            assert growth < SOAK_MAX_GROWTH_MIB, f"server grew {growth:.0f} MiB"
+        finally:
+            browser.close()
