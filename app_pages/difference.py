@@ -12,9 +12,10 @@ from app_pages import page_state
 from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
+from components.plain_text import markdown_literal
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
-from meteor_core.config import PRESET_NAMES
+from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import diff_alignments, number
 
 PAGE = "difference"
@@ -22,7 +23,7 @@ PRESETS = PRESET_NAMES
 EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendly."
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 DEFAULTS = {"A": "nltk", "B": "meteor15"}
-SIDE_PARAMETERS = (("alpha", 0.0, 1.0), ("beta", 0.0, 6.0), ("gamma", 0.0, 1.0))
+SIDE_PARAMETERS = tuple((name, *PARAMETER_RANGES[name]) for name in ("alpha", "beta", "gamma"))  # the library's
 KEPT = ("dif_hyp", "dif_ref", "dif_order", *(f"dif_{side}{suffix}" for side in "AB"
                                              for suffix in ("", "_alpha", "_beta", "_gamma", "_syn")))
 
@@ -37,23 +38,28 @@ def _preset_defaults(side: str) -> None:
 def _from_url() -> None:
     """The query parameters (a link from the explorer or a shared one) over the defaults."""
     q = st.query_params if "a" in st.query_params else {}
+    problems = []  # what the link asked for that cannot be used, said once above the page
     st.session_state.dif_hyp = q.get("hyp", EXAMPLE_HYP)
     st.session_state.dif_ref = q.get("ref", EXAMPLE_REF)
     for side in "AB":
         preset = q.get(side.lower(), DEFAULTS[side])
+        if preset not in PRESETS:
+            problems.append(f"{side.lower()} must be one of {', '.join(PRESETS)}; got {preset[:30]}. "
+                            f"Using {DEFAULTS[side]}.")
         st.session_state[f"dif_{side}"] = preset if preset in PRESETS else DEFAULTS[side]
         _preset_defaults(side)
-        for name, lo, hi in SIDE_PARAMETERS:
-            try:
-                value = float(q.get(f"{side.lower()}_{name}", "nan"))
-            except ValueError:
-                continue
-            if value == value:  # not NaN
-                st.session_state[f"dif_{side}_{name}"] = min(max(value, lo), hi)
+        for name, _, _ in SIDE_PARAMETERS:  # the library's own check: the same ranges and messages
+            if f"{side.lower()}_{name}" in q:
+                try:
+                    st.session_state[f"dif_{side}_{name}"] = check_parameter(name, q[f"{side.lower()}_{name}"])
+                except ValueError as exc:
+                    problems.append(f"{side.lower()}_{exc}. Using the preset's "
+                                    f"{st.session_state[f'dif_{side}_{name}']:g}.")
         if f"{side.lower()}_syn" in q:
             st.session_state[f"dif_{side}_syn"] = q.get(f"{side.lower()}_syn") != "0"
     order = [f for f in q.get("order", "").split(",") if f in DEFAULT_ORDER]
     st.session_state.dif_order = list(dict.fromkeys(order)) if order else list(DEFAULT_ORDER)
+    st.session_state.dif_url_problems = problems
 
 
 def _start() -> None:
@@ -84,9 +90,9 @@ def _config(side: str) -> MeteorConfig:
                           args=(side,))
     base = MeteorConfig.preset(preset)
     with st.expander(f"Adjust {side} (custom)"):
-        alpha = st.slider("α", 0.0, 1.0, step=0.05, key=f"dif_{side}_alpha")
-        beta = st.slider("β (penalty exponent)", 0.0, 6.0, step=0.05, key=f"dif_{side}_beta")
-        gamma = st.slider("γ (maximum penalty)", 0.0, 1.0, step=0.05, key=f"dif_{side}_gamma")
+        alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha")
+        beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta")
+        gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma")
         synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn")
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
@@ -109,6 +115,8 @@ def _drawing(hyp: str, ref: str, a: dict, b: dict, order: tuple[str, ...], side:
 _start()
 
 st.title("Why do two METEORs disagree?")
+for problem in st.session_state.pop("dif_url_problems", []):  # said once: gone at the next interaction
+    st.warning(markdown_literal(problem))
 st.caption("NLTK, the Meteor 1.5 jar and the 2005 paper give different numbers for the same pair. "
            "Pick two configurations: the waterfall moves from A to B one factor at a time.")
 hyp = st.text_area("Candidate translation", key="dif_hyp", height=70)

@@ -105,6 +105,25 @@ def test_the_sliders_take_the_library_ranges():
     assert (at.slider(key="beta").min, at.slider(key="beta").max) == PARAMETER_RANGES["beta"]
 
 
+def test_difference_page_sliders_take_the_library_ranges():
+    at = explorer()
+    at.switch_page("app_pages/difference.py").run()
+    ranges = {(s.key.rsplit("_", 1)[1], s.min, s.max) for s in at.slider}  # keys dif_A_alpha, ...
+    assert ranges == {(name, *PARAMETER_RANGES[name]) for name in ("alpha", "beta", "gamma")}
+
+
+def test_difference_page_url_values_are_checked_like_the_library():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"a": "nltk", "b": "bogus", "a_beta": "nan", "a_gamma": "0.25", "b_alpha": "7"})
+    at.switch_page("app_pages/difference.py").run()  # the link opens this page first
+    assert not at.exception
+    shown = warnings(at)
+    assert "a_beta must be a finite number from 0 to 10; got nan. Using the preset's 3." in shown
+    assert "b_alpha must be a finite number from 0 to 1; got 7" in shown and "b must be one of" in shown
+    assert at.slider(key="dif_A_gamma").value == 0.25 and at.slider(key="dif_A_beta").value == 3.0
+
+
 def test_a_link_with_many_references_opens_at_most_sixteen():
     at = explorer({"hyp": "a b", "ref": [f"r{k}" for k in range(40)]})
     assert not at.exception and len(at.text_area) == 1 + 16
