@@ -91,3 +91,11 @@ def wait_for_run(page, timeout: float = 30_000) -> None:
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
     page.wait_for_timeout(300)
+
+
+def rss_mib(pid: int) -> float:
+    """A process's resident memory in MiB (Linux)."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")

@@ -1,7 +1,7 @@
 """Real browser: streamlit run on a free port, Debian's Chromium driven by Playwright."""
 import pytest
 
-from browser import ARTIFACTS, browser_page, require_browser, streamlit_server, wait_for_run
+from browser import ARTIFACTS, browser_page, require_browser, rss_mib, streamlit_server, wait_for_run
 from meteor_core import score
 
 pytestmark = pytest.mark.browser
@@ -81,13 +81,6 @@ def test_compare_upload_two_systems_and_open_a_segment(server, tmp_path):
         assert not errors, errors
 
 
-def _rss_mib(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
-
-
 SOAK_EDITS = 50
 SOAK_MAX_GROWTH_MIB = 150  # server memory after 50 edits vs after the first 5 (caches warm)
 
@@ -106,7 +99,7 @@ def test_soak_fifty_edits(server):
             box.press("Control+Enter")
             wait_for_run(page)
             if k == 4:
-                baseline = _rss_mib(proc.pid)
+                baseline = rss_mib(proc.pid)
         expected = f"{score(text, ['the large dog barked at the mailman']).score:.4f}"
         assert box.input_value() == text
         try:
@@ -118,7 +111,7 @@ def test_soak_fifty_edits(server):
             page.screenshot(path=str(ARTIFACTS / "soak-failure.png"), full_page=True)
             shown = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
             raise AssertionError(f"score {expected} not shown after the last edit; metrics shown: {shown}") from None
-        growth = _rss_mib(proc.pid) - baseline
+        growth = rss_mib(proc.pid) - baseline
         assert page.locator('[data-testid="stException"]').count() == 0
         assert not errors, errors
         assert growth < SOAK_MAX_GROWTH_MIB, f"server grew {growth:.0f} MiB over {SOAK_EDITS} edits"

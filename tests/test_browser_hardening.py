@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from browser import ARTIFACTS, browser_page, require_browser, streamlit_server, wait_for_run
+from browser import ARTIFACTS, browser_page, require_browser, rss_mib, streamlit_server, wait_for_run
 from conftest import ted_lines
 
 pytestmark = pytest.mark.browser
@@ -80,13 +80,6 @@ def test_hostile_names_fetch_nothing_and_show_as_text(server, trap, tmp_path):
     assert hits == []
 
 
-def _rss_mib(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
-
-
 SESSIONS = 8
 SOAK_SECONDS = 60
 SOAK_MAX_GROWTH_MIB = 250  # server memory at the end vs after every session's first upload
@@ -119,7 +112,7 @@ def test_soak_eight_sessions_upload_and_filter_for_a_minute(server, tmp_path):
             for page in pages:
                 page.get_by_label("Search words (reference or outputs)").wait_for(timeout=120_000)
                 wait_for_run(page, timeout=120_000)
-            baseline = peak = _rss_mib(proc.pid)
+            baseline = peak = rss_mib(proc.pid)
             rounds, start = 0, time.time()
             while time.time() - start < SOAK_SECONDS:
                 for k, page in enumerate(pages):  # every session edits, none waits for the others
@@ -131,7 +124,7 @@ def test_soak_eight_sessions_upload_and_filter_for_a_minute(server, tmp_path):
                             str(files[(k + rounds) % SESSIONS]))
                 for page in pages:
                     wait_for_run(page, timeout=120_000)
-                peak = max(peak, _rss_mib(proc.pid))
+                peak = max(peak, rss_mib(proc.pid))
                 rounds += 1
             for k, page in enumerate(pages):
                 box = page.get_by_label("Search words (reference or outputs)")
@@ -142,7 +135,7 @@ def test_soak_eight_sessions_upload_and_filter_for_a_minute(server, tmp_path):
                 assert page.locator('[data-testid="stException"]').count() == 0
             ARTIFACTS.mkdir(exist_ok=True)
             pages[0].screenshot(path=str(ARTIFACTS / "soak-8-sessions.png"), full_page=True)
-            growth = _rss_mib(proc.pid) - baseline
+            growth = rss_mib(proc.pid) - baseline
             print(f"soak: {SESSIONS} sessions, {rounds} rounds in {SOAK_SECONDS} s, server RSS {baseline:.0f} MiB "
                   f"after the first uploads, peak {peak:.0f} MiB, growth {growth:.1f} MiB")
             assert not errors, errors
