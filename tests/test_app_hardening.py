@@ -97,6 +97,8 @@ def test_nan_and_out_of_range_url_values_fall_back_with_a_message():
     assert "beta must be a finite number from 0 to 10; got 99" in shown and "alpha" in shown
     assert "preset must be one of" in shown
     assert metric(at, "METEOR")  # and the page still scores
+    at.text_area(key="hyp").input("another candidate").run()
+    assert "gamma must be" not in warnings(at)  # said once, not on every rerun
 
 
 def test_the_sliders_take_the_library_ranges():
