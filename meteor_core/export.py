@@ -2,8 +2,7 @@
 match, then one per unmatched token, for spreadsheets and papers' appendices)."""
 from __future__ import annotations
 
-import json
-
+from .safe_export import json_text, tsv_text
 from .scorer import PairResult
 
 TSV_COLUMNS = ("hyp_index", "ref_index", "hyp", "ref", "stage", "via", "chunk")
@@ -28,12 +27,7 @@ def alignment_dict(result: PairResult, signature: str = "") -> dict:
 
 
 def alignment_json(result: PairResult, signature: str = "") -> str:
-    return json.dumps(alignment_dict(result, signature), ensure_ascii=False, indent=2)
-
-
-def _cell(value) -> str:
-    """Tabs and line breaks would break the row: a token never has them, a via text might."""
-    return "" if value is None else " ".join(str(value).split())
+    return json_text(alignment_dict(result, signature), indent=2)
 
 
 def alignment_rows(result: PairResult) -> list[tuple]:
@@ -51,6 +45,6 @@ def alignment_rows(result: PairResult) -> list[tuple]:
 
 
 def alignment_tsv(result: PairResult) -> str:
-    lines = ["\t".join(TSV_COLUMNS)]
-    lines += ["\t".join(_cell(v) for v in row) for row in alignment_rows(result)]
-    return "\n".join(lines) + "\n"
+    """TSV by safe_export's rules: a cell with a tab or line break is quoted, a token a
+    spreadsheet would run as a formula (=, +, -, @) gets an apostrophe; read_delimited reads it back."""
+    return tsv_text((TSV_COLUMNS, alignment_rows(result)))

@@ -47,8 +47,12 @@ def test_tsv_cells_never_break_rows():
     r = score("a b", ["a b"], MeteorConfig.meteor2005(tokenizer="whitespace"))
     rows = alignment_rows(r)
     assert rows and all(len(row) == len(TSV_COLUMNS) for row in rows)
-    from meteor_core.export import _cell
-    assert _cell("x\ty\nz") == "x y z" and _cell(None) == ""
+    from meteor_core.safe_export import read_delimited
+    formula = score("= - b", ["= x b"], MeteorConfig.meteor2005(tokenizer="whitespace"))
+    header, back = read_delimited(alignment_tsv(formula), "\t")  # written by safe_export: reads back exactly
+    assert header == list(TSV_COLUMNS) and [row[2] for row in back] == ["=", "b", "-", ""]  # "" : x unmatched
+    cells = [c for line in alignment_tsv(formula).splitlines() for c in line.split("\t")]
+    assert "'=" in cells and not any(c.startswith(("=", "-", "+", "@")) for c in cells)  # no spreadsheet formula
 
 
 def _svg(result, **kw):
