@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 import streamlit as st
 from hypothesis import HealthCheck, given, settings, strategies as hs
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
@@ -238,17 +239,31 @@ def test_nfd_text_is_shown_as_typed_and_scored_as_composed():
 
 @pytest.fixture
 def downloads(monkeypatch):
-    """Every file the page offers for download, by media URL's id -> bytes."""
+    """Every file the page offers for download, by file id -> a function giving its bytes (the
+    page passes some data as such a function, made only when the button is clicked)."""
     stored = {}
-    original = MemoryMediaFileStorage.load_and_get_id
+    original, original_deferred = MemoryMediaFileStorage.load_and_get_id, MediaFileManager.add_deferred
 
     def record(self, data, mimetype, kind, filename=None):
         file_id = original(self, data, mimetype, kind, filename)
-        stored[file_id] = data if isinstance(data, bytes) else data.encode()
+        stored[file_id] = lambda: data
+        return file_id
+
+    def record_deferred(self, data_callable, *args, **kwargs):
+        file_id = original_deferred(self, data_callable, *args, **kwargs)
+        stored[file_id] = data_callable
         return file_id
 
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record_deferred)
     return stored
+
+
+def download(at, downloads, key: str) -> str:
+    button = next(d for d in at.get("download_button") if d.proto.id.endswith(key))
+    file_id = button.proto.deferred_file_id or button.proto.url.rsplit("/", 1)[-1].split(".")[0]
+    data = downloads[file_id]()
+    return data.decode() if isinstance(data, bytes) else data
 
 
 def compare_page(sources: int = 1) -> AppTest:
@@ -275,19 +290,19 @@ def test_hostile_system_names_are_not_markup_and_exports_read_back(downloads):
     assert label_literal(f"{name_b} − {name_a}") in labels and label_literal(f"{name_a} or {name_b} scores between") in labels
     assert all("](" not in label and "**" not in label for label in labels)
     assert all(markdown_literal(name_a) in c.value or name_a not in shown_text(c.value) for c in at.caption)
-    files = {url.rsplit("/", 1)[-1].split(".")[0]: url for url in (d.proto.url for d in at.get("download_button"))}
-    corpus_csv, corpus_json, segments_csv = (downloads[key] for key in files)
-    header, rows = read_delimited(segments_csv.decode())
+    corpus_csv, corpus_json, segments_csv = (download(at, downloads, key)
+                                             for key in ("dl_corpus_csv", "dl_corpus_json", "dl_segments"))
+    header, rows = read_delimited(segments_csv)
     assert header[1:3] == [name_a, name_b] and len(rows) == len(REFS)  # the CR did not split a row
     assert [r[header.index("reference")] for r in rows] == REFS
     assert [r[header.index(f"{name_a} output")] for r in rows] == SYS_A
-    raw_cells = [c for line in segments_csv.decode().splitlines() for c in line.split(",")]
+    raw_cells = [c for line in segments_csv.splitlines() for c in line.split(",")]
     assert not any(c.startswith(("=", "+", "@")) for c in raw_cells)
     scores = at.dataframe[1].value[name_a].tolist()
     assert [float(r[1]) for r in rows] == scores  # every score exactly as scored
-    corpus = read_json_strict(corpus_json.decode())
+    corpus = read_json_strict(corpus_json)
     assert [s["system"] for s in corpus["systems"]] == [name_a, name_b]
-    assert read_delimited(corpus_csv.decode())[1][0][0] == name_a
+    assert read_delimited(corpus_csv)[1][0][0] == name_a
 
 
 def test_a_test_set_over_the_time_budget_is_stopped_with_a_message(monkeypatch):
