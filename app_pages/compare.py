@@ -32,7 +32,7 @@ from components.request_budget import OverBudget, request_deadline
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
-from meteor_core.analysis.significance import DEFAULT_TRIALS, TESTS, significance_report
+from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, significance_report
 from meteor_core.config import PRESET_NAMES
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
@@ -181,19 +181,36 @@ def _segment_table(_loaded: Loaded, key: str, a: str, b: str):
 
 @st.cache_data(show_spinner="Significance tests for every pair…", max_entries=16)
 def _significance(_comparison, key: str, baseline: str, test: str, samples: int, trials: int, seed: int):
-    return significance_report(_comparison, baseline, test, samples, trials, seed)
+    """The report, or what stopped it (over the time budget, too many trials for this set): cached
+    too, so that a rerun does not start it again."""
+    try:
+        return significance_report(_comparison, baseline, test, samples, trials, seed,
+                                   check=request_deadline("The significance tests").check)
+    except (OverBudget, ValueError) as exc:
+        return exc
 
 
 @st.cache_data(show_spinner="Buckets and their bootstrap intervals…", max_entries=8)
 def _buckets(_comparison, key: str, samples: int, seed: int):
+    """Both bucket tables, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.buckets import frequency_buckets, length_buckets
-    return length_buckets(_comparison, samples=samples, seed=seed), frequency_buckets(_comparison, samples=samples, seed=seed)
+    check = request_deadline("The bucket intervals").check
+    try:
+        return (length_buckets(_comparison, samples=samples, seed=seed, check=check),
+                frequency_buckets(_comparison, samples=samples, seed=seed, check=check))
+    except OverBudget as exc:
+        return exc
 
 
 @st.cache_data(show_spinner="BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…", max_entries=4)
 def _sacrebleu(_loaded: Loaded, key: str):
+    """The scores, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
-    return score_systems(_loaded.systems, _loaded.references, METRICS)
+    try:
+        return score_systems(_loaded.systems, _loaded.references, METRICS,
+                             check=request_deadline("BLEU, chrF and TER").check)
+    except OverBudget as exc:
+        return exc
 
 
 def ss_key(keys) -> tuple:
@@ -218,6 +235,7 @@ class OtherMetrics:
     sentence: dict  # system -> metric -> sentence scores
     signatures: dict  # label -> signature, METEOR's first
     names: dict  # metric -> column header
+    stopped: OverBudget | None = None  # why they are missing although asked for
 
 
 def _other_metrics(loaded: Loaded) -> OtherMetrics:
@@ -225,7 +243,10 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     if not st.session_state.get("cmp_metrics"):
         return OtherMetrics({}, {}, signatures, {})
     from meteor_core.analysis.sacrebleu_metrics import NAMES
-    corpus, sentence, metric_signatures = _sacrebleu(loaded, loaded.key)
+    scores = _sacrebleu(loaded, loaded.key)
+    if isinstance(scores, OverBudget):
+        return OtherMetrics({}, {}, signatures, {}, stopped=scores)
+    corpus, sentence, metric_signatures = scores
     return OtherMetrics(corpus, sentence, {**signatures, **metric_signatures}, NAMES)
 
 
@@ -321,6 +342,8 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
     st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics")
     other = _other_metrics(loaded)
+    if other.stopped is not None:
+        st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
     corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
     st.dataframe(corpus, hide_index=True, key="corpus_table",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
@@ -441,9 +464,12 @@ def significance_section(loaded: Loaded) -> None:
     g1, g2, g3 = st.columns(3)
     g1.selectbox("Test", TESTS, key="cmp_sig_test", format_func=TEST_LABELS.get)
     g2.selectbox("Baseline", loaded.names, key="cmp_baseline")
-    g3.number_input("Randomization trials", 1_000, 100_000, step=1_000, key="cmp_trials")
+    g3.number_input("Randomization trials", 1_000, MAX_TRIALS, step=1_000, key="cmp_trials")
     page_state.keep(("cmp_sig_test", "cmp_baseline", "cmp_trials"))
     report = _report(loaded)
+    if isinstance(report, Exception):  # over the time budget, or too many trials for this test set
+        st.warning(markdown_literal(str(report)))
+        return
     st.dataframe(research_views.pairwise_table(report), hide_index=True, key="cmp_pairwise",
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in ("B - A", "p bootstrap", "p bootstrap (Holm)", "p AR", "p AR (Holm)")})
@@ -462,8 +488,12 @@ FOUR_DECIMALS = {c: st.column_config.NumberColumn(format="%.4f")
 def buckets_section(loaded: Loaded) -> None:
     """METEOR by reference length and by word frequency, bars with 95% intervals (lazy tabs)."""
     st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
-    by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
-                                       int(st.session_state.cmp_seed))
+    buckets = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
+                       int(st.session_state.cmp_seed))
+    if isinstance(buckets, OverBudget):
+        st.warning(markdown_literal(str(buckets)))
+        return
+    by_length, by_frequency = buckets
     choices = ss_key(("cmp_samples", "cmp_seed"))
     length_tab, frequency_tab = st.tabs(BUCKET_TABS, key="cmp_bucket_tab", on_change="rerun")
     if length_tab.open:
@@ -483,9 +513,15 @@ def buckets_section(loaded: Loaded) -> None:
 def exports_section(loaded: Loaded, a: str, b: str) -> None:
     """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked."""
     st.subheader("Exports (every table carries the signatures)")
+    ss = st.session_state
+    stopped = [r for r in (_report(loaded), _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples),
+                                                     int(ss.cmp_seed))) if isinstance(r, Exception)]
+    if stopped:
+        st.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
+                   "(see above).")
+        return
     other = _other_metrics(loaded)
     corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
-    ss = st.session_state
 
     def workbook() -> bytes:
         report = _report(loaded)

@@ -4,13 +4,13 @@ BLEU/chrF/TER columns beside METEOR, the source column, and the export files (La
 CSV carrying the signature)."""
 from __future__ import annotations
 
-from html import escape
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from meteor_core.analysis.significance import SignificanceReport
 from meteor_core.table_export import comparison_latex, xlsx_workbook
+from components.plain_text import plotly_literal as escape  # <, >, & and % (hover templates)
 
 _COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 

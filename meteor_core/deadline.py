@@ -25,7 +25,7 @@ class Deadline:
     def check(self, done: str = "") -> None:
         """Raise OverBudget once the budget is spent; ``done`` says how far the work got."""
         if self.elapsed() > self.seconds:
-            raise OverBudget(f"{self.what} was stopped after {self.seconds:g} s (the limit per request)"
+            raise OverBudget(f"{self.what} stopped after {self.seconds:g} s (the limit per request)"
                              + (f", {done}" if done else ""))
 
     def progress(self, report: Callable[[int, int], None] | None = None) -> Callable[[int, int], None]:

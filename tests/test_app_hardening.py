@@ -309,8 +309,30 @@ def test_a_test_set_over_the_time_budget_is_stopped_with_a_message(monkeypatch):
     monkeypatch.setenv("METEOR_REQUEST_SECONDS", "0.01")
     at = compare_page(0)  # the demo set: 2,400 segments take far more than 0.01 s
     assert not at.exception
-    assert "Scoring was stopped after 0.01 s (the limit per request), at " in warnings(at)
+    assert "Scoring stopped after 0.01 s (the limit per request), at " in warnings(at)
     calls = []
     monkeypatch.setattr("meteor_core.analysis.compare.score_corpus", lambda *a, **k: calls.append(1))
     at.run()  # a rerun shows the same message without scoring again
     assert not calls and "stopped after 0.01 s" in warnings(at)
+
+
+def test_significance_buckets_and_sacrebleu_are_under_the_budget_too(monkeypatch):
+    from meteor_core.deadline import Deadline
+
+    # scoring gets a minute; every later computation a spent budget
+    monkeypatch.setattr("components.request_budget.request_deadline",
+                        lambda what: Deadline(60 if what == "Scoring" else -1, what))
+    at = compare_page(0)
+    assert not at.exception
+    shown = warnings(at)
+    assert "The significance tests stopped after -1 s" in shown and "The bucket intervals stopped after" in shown
+    at.checkbox(key="cmp_metrics").check().run()
+    assert not at.exception and "BLEU, chrF and TER stopped after" in warnings(at)
+    assert "need the significance tests and the buckets" in " ".join(c.value for c in at.caption)
+
+
+def test_too_many_randomization_trials_for_the_set_is_a_message(monkeypatch):
+    monkeypatch.setattr("meteor_core.analysis.significance.MAX_MASK_BYTES", 1_200 * 5_000)  # demo: 5,000 trials
+    at = compare_page(0)
+    at.number_input(key="cmp_trials").set_value(6_000).run()
+    assert not at.exception and "take at most 5,000 trials" in warnings(at)

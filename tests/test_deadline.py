@@ -14,7 +14,7 @@ def test_corpus_scoring_stops_once_the_budget_is_spent():
     refs = [["a cat sat on a mat"]] * 400
     deadline = Deadline(0.0, "Scoring")
     time.sleep(0.001)
-    with pytest.raises(OverBudget, match=r"Scoring was stopped after 0 s \(the limit per request\), at 1 of 400"):
+    with pytest.raises(OverBudget, match=r"Scoring stopped after 0 s \(the limit per request\), at 1 of 400"):
         score_corpus(hyps, refs, EXACT, progress=deadline.progress())
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from typing import Callable
 
 import numpy as np
 
@@ -57,7 +58,7 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
 
 
 def length_buckets(comparison: SystemComparison, cutoffs=LENGTH_CUTOFFS, samples: int = DEFAULT_SAMPLES,
-                   seed: int = DEFAULT_SEED) -> list[dict]:
+                   seed: int = DEFAULT_SEED, check: Callable[[], None] | None = None) -> list[dict]:
     """One row per system and non-empty bucket: segments, corpus METEOR of the bucket, 95% interval."""
     labels = bucket_labels(cutoffs)
     first = comparison.results[comparison.names[0]].segments
@@ -75,6 +76,8 @@ def length_buckets(comparison: SystemComparison, cutoffs=LENGTH_CUTOFFS, samples
             scores = np.empty(samples)
             block = max(1, min(samples, RESAMPLE_BLOCK_FLOATS // (len(members) * stats.shape[1])))
             for start in range(0, samples, block):  # bounded memory; the same draws as all at once
+                if check is not None:
+                    check()  # a caller's time budget may stop the intervals here
                 ids = members[rng.integers(0, len(members), size=(min(block, samples - start), len(members)))]
                 scores[start:start + len(ids)] = sample_scores(stats[ids].sum(axis=1), comparison.config)
             low, high = _interval(scores)
@@ -118,7 +121,7 @@ def reference_frequencies(comparison: SystemComparison) -> Counter:
 
 
 def frequency_buckets(comparison: SystemComparison, cutoffs=FREQUENCY_CUTOFFS, samples: int = DEFAULT_SAMPLES,
-                      seed: int = DEFAULT_SEED) -> list[dict]:
+                      seed: int = DEFAULT_SEED, check: Callable[[], None] | None = None) -> list[dict]:
     """One row per system and non-empty bucket: words on each side, precision, recall, Fmean and
     the Fmean's 95% interval."""
     labels = bucket_labels(cutoffs)
@@ -133,6 +136,8 @@ def frequency_buckets(comparison: SystemComparison, cutoffs=FREQUENCY_CUTOFFS, s
         resampled = np.empty((samples, len(labels)))
         block = max(1, min(100, RESAMPLE_BLOCK_FLOATS // counts[0].size // len(segments)))
         for start in range(0, samples, block):  # bounded memory; the same draws as 100 at a time
+            if check is not None:
+                check()
             ids = rng.integers(0, len(segments), size=(min(block, samples - start), len(segments)))
             resampled[start:start + len(ids)] = _fmean(counts[ids].sum(axis=1), comparison.config.alpha)[2]
         for b, label in enumerate(labels):

@@ -11,7 +11,7 @@ chrF and TER take the best reference).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 METRICS = ("bleu", "chrf", "ter")
 HIGHER_IS_BETTER = {"bleu": True, "chrf": True, "ter": False}
@@ -45,12 +45,19 @@ def corpus_score(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) 
     return float(_metric(name, False).corpus_score(list(hyps), _streams(refs)).score)
 
 
-def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[float]:
-    """sacrebleu's sentence score of each segment."""
+def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]],
+                    check: Callable[[], None] | None = None) -> list[float]:
+    """sacrebleu's sentence score of each segment. ``check``, if given, is called every 50
+    segments and may raise to stop (a caller's time budget)."""
     if len(hyps) != len(refs):
         raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
     metric = _metric(name, True)
-    return [float(metric.sentence_score(h, list(r)).score) for h, r in zip(hyps, refs)]
+    scores = []
+    for k, (h, r) in enumerate(zip(hyps, refs)):
+        if check is not None and k % 50 == 0:
+            check()
+        scores.append(float(metric.sentence_score(h, list(r)).score))
+    return scores
 
 
 def signature(name: str, sentence: bool = False) -> str:
@@ -73,12 +80,21 @@ def parse_metrics(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def score_systems(systems, refs: Sequence[Sequence[str]], metrics: Sequence[str]):
+def score_systems(systems, refs: Sequence[Sequence[str]], metrics: Sequence[str],
+                  check: Callable[[], None] | None = None):
     """Every system under every metric: ({system: {metric: corpus score}},
     {system: {metric: [sentence scores]}}, {label: signature}); the labels are the metrics' names,
-    plus "<name> sentence" where the sentence-level signature differs (BLEU's effective order)."""
-    corpus = {name: {m: corpus_score(m, hyps, refs) for m in metrics} for name, hyps in systems.items()}
-    sentence = {name: {m: sentence_scores(m, hyps, refs) for m in metrics} for name, hyps in systems.items()}
+    plus "<name> sentence" where the sentence-level signature differs (BLEU's effective order).
+    ``check`` is called between segments of the sentence scores (computed first: a time budget
+    stops them early) and before each corpus score (one sacrebleu call each)."""
+    sentence = {name: {m: sentence_scores(m, hyps, refs, check) for m in metrics} for name, hyps in systems.items()}
+    corpus = {}
+    for name, hyps in systems.items():
+        corpus[name] = {}
+        for m in metrics:
+            if check is not None:
+                check()
+            corpus[name][m] = corpus_score(m, hyps, refs)
     signatures = {}
     for m in metrics:
         signatures[NAMES[m]] = signature(m)

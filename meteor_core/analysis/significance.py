@@ -60,11 +60,13 @@ def check_trials(trials, segments: int) -> int:
 
 def approximate_randomization_p(stats_a: np.ndarray, stats_b: np.ndarray,
                                 score_of_sums: Callable[[np.ndarray], np.ndarray],
-                                trials: int = DEFAULT_TRIALS, seed: int | None = DEFAULT_SEED) -> float:
+                                trials: int = DEFAULT_TRIALS, seed: int | None = DEFAULT_SEED,
+                                check: Callable[[], None] | None = None) -> float:
     """p-value of the paired approximate randomization test of two systems.
 
     ``stats_a``, ``stats_b``: segments x statistics (rows that add up to a corpus);
-    ``score_of_sums``: the corpus score of each row of summed statistics (vectorised)."""
+    ``score_of_sums``: the corpus score of each row of summed statistics (vectorised);
+    ``check``, if given, is called between chunks of trials and may raise to stop the test."""
     stats_a, stats_b = np.asarray(stats_a, dtype=np.float64), np.asarray(stats_b, dtype=np.float64)
     trials = check_trials(trials, len(stats_a))
     if stats_a.shape != stats_b.shape:
@@ -79,6 +81,8 @@ def approximate_randomization_p(stats_a: np.ndarray, stats_b: np.ndarray,
     exceed = 0
     chunk = max(1, min(1000, _CHUNK_FLOATS // max(len(stats_a), 1)))
     for start in range(0, trials, chunk):
+        if check is not None:
+            check()
         moved = keep[start:start + chunk].astype(np.float64) @ difference
         scores_a = score_of_sums(total_b + moved)
         scores_b = score_of_sums(total_a - moved)
@@ -107,11 +111,12 @@ class RandomizationResult:
 
 
 def paired_ar(comparison: SystemComparison, baseline: str, system: str,
-              trials: int = DEFAULT_TRIALS, seed: int | None = DEFAULT_SEED) -> RandomizationResult:
+              trials: int = DEFAULT_TRIALS, seed: int | None = DEFAULT_SEED,
+              check: Callable[[], None] | None = None) -> RandomizationResult:
     """Approximate randomization of corpus METEOR, ``system`` against ``baseline``."""
     a = stat_matrix(comparison.results[baseline].segments)
     b = stat_matrix(comparison.results[system].segments)
-    p = approximate_randomization_p(a, b, lambda sums: sample_scores(sums, comparison.config), trials, seed)
+    p = approximate_randomization_p(a, b, lambda sums: sample_scores(sums, comparison.config), trials, seed, check)
     base, other = comparison.results[baseline].score, comparison.results[system].score
     return RandomizationResult(baseline, system, base, other, other - base, p, trials, seed)
 
@@ -162,9 +167,11 @@ class SignificanceReport:
 
 def significance_report(comparison: SystemComparison, baseline: str | None = None, test: str = "both",
                         samples: int = DEFAULT_SAMPLES, trials: int = DEFAULT_TRIALS,
-                        seed: int | None = DEFAULT_SEED) -> SignificanceReport:
+                        seed: int | None = DEFAULT_SEED, check: Callable[[], None] | None = None
+                        ) -> SignificanceReport:
     """Every pair of systems under the chosen test(s); pairs are ordered baseline first, so the
-    baseline's entries read "system - baseline"."""
+    baseline's entries read "system - baseline". ``check`` is handed to every test (it may raise
+    to stop the report: a caller's time budget)."""
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}")
     names = comparison.names
@@ -179,12 +186,12 @@ def significance_report(comparison: SystemComparison, baseline: str | None = Non
         entry = {"a": a, "b": b, "score_a": comparison.results[a].score, "score_b": comparison.results[b].score,
                  "delta": comparison.results[b].score - comparison.results[a].score}
         if test in ("bootstrap", "both"):
-            bs = paired_bootstrap(comparison, a, b, samples, seed)
+            bs = paired_bootstrap(comparison, a, b, samples, seed, check)
             entry.update(p_bootstrap=bs.p_value, ci_low=bs.ci_low, ci_high=bs.ci_high, samples=samples)
             if a == baseline:
                 bootstraps.append(bs)
         if test in ("ar", "both"):
-            ar = paired_ar(comparison, a, b, trials, seed)
+            ar = paired_ar(comparison, a, b, trials, seed, check)
             entry.update(p_ar=ar.p_value, trials=trials)
             if a == baseline:
                 randomizations.append(ar)
