@@ -101,9 +101,22 @@ def _gather_sum(values: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 def _table(a: Options, b: Options, weight: int) -> np.ndarray:
     """T[c, d]: what option c of part a and option d of part b cost together."""
-    per_candidate = _cost_between(a[0], b[0], weight)  # candidates of a x candidates of b
-    against_b = _gather_sum(per_candidate.T, b[2]).T  # candidates of a x options of b
-    return _gather_sum(against_b, a[2])  # options of a x options of b
+    return _tables(a, [b], weight)[0]
+
+
+def _tables(a: Options, others: list[Options], weight: int) -> list[np.ndarray]:
+    """_table(a, b) for every b of ``others`` at once: what each candidate of a costs against
+    each option of every b, side by side, then one gather over a's options (a large part's
+    options are gathered once, not once per other part)."""
+    candidates = [c for b in others for c in b[0]]
+    per_candidate = _cost_between(a[0], candidates, weight)  # candidates of a x all their candidates
+    against, start = [], 0
+    for b in others:
+        against.append(_gather_sum(per_candidate[:, start:start + len(b[0])].T, b[2]).T)
+        start += len(b[0])
+    joined = _gather_sum(np.hstack(against), a[2])  # options of a x all their options
+    cuts = np.cumsum([len(b[1]) for b in others])[:-1]
+    return np.hsplit(joined, cuts)
 
 
 def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[int], bool]:
@@ -112,11 +125,10 @@ def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[in
     n = len(options)
     unary = [values.copy() for _, values, _ in options]
     table: dict[tuple[int, int], np.ndarray] = {}
-    for k in range(n):
-        for m in range(k + 1, n):
-            if budget.out_of_time():
-                return [int(np.argmin(u)) for u in unary], False
-            t = _table(options[k], options[m], weight)
+    for k in range(n - 1):
+        if budget.out_of_time():
+            return [int(np.argmin(u)) for u in unary], False
+        for m, t in zip(range(k + 1, n), _tables(options[k], options[k + 1:], weight)):
             if t.any():  # parts that cannot interact need no table
                 table[k, m] = t
     best = _descend(unary, table, [int(np.argmin(u)) for u in unary], budget)
@@ -146,10 +158,11 @@ def _prune(unary, table, best: list[int], best_value: float) -> list[np.ndarray]
     keep, dropped = [], False
     for k in range(n):
         bound = unary[k] + (sum(lows) - lows[k])
-        for l in range(n):
-            if (k, l) in full:
-                shifted = u[l] - 0.5 * low[l, k]
-                bound = bound + (full[k, l] + shifted[None, :]).min(axis=1) - lows[l]
+        near = [l for l in range(n) if (k, l) in full]
+        if near:  # all of k's tables side by side: one addition, one segmented minimum
+            joined = np.hstack([full[k, l] for l in near]) + np.concatenate([u[l] - 0.5 * low[l, k] for l in near])
+            starts = np.cumsum([0] + [len(u[l]) for l in near])[:-1]
+            bound = bound + (np.minimum.reduceat(joined, starts, axis=1).sum(axis=1) - sum(lows[l] for l in near))
         mask = bound < best_value - 1 + 1e-6
         mask[best[k]] = True
         dropped = dropped or not mask.all()
