@@ -12,9 +12,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..config import MeteorConfig
-from ..metric import stats_from_row, stats_row
 from ..scorer import CorpusResult, SegmentResult, score_corpus
-from ..stats import compute
+from .stat_arrays import meteor_scores
+from .stat_arrays import stat_matrix as _stat_rows
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
@@ -86,28 +86,17 @@ def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequ
 
 
 def stat_matrix(segments: Sequence[SegmentResult]) -> np.ndarray:
-    """Segments x statistics (matches, hyp_len, ref_len, chunks first; ``metric.stats_row``)."""
-    return np.array([stats_row(s.stats) for s in segments], dtype=np.float64).reshape(len(segments), -1)
+    """Segments x statistics (``stat_arrays.COLUMNS``: matches, hyp_len, ref_len, chunks first)."""
+    return _stat_rows(s.stats for s in segments)
 
 
 def sample_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
-    """Corpus METEOR of each row of summed statistics (a resampled or shuffled corpus)."""
-    if config.scoring == "2005":
-        return corpus_scores(sums, config)
-    # Meteor 1.x: the formula as stats.compute has it, row by row (one definition of the formula)
-    return np.array([compute(stats_from_row(row), config).score for row in sums])
+    """Corpus METEOR of each row of summed statistics (a resampled or shuffled corpus), either
+    formula, vectorised (``stat_arrays.meteor_scores``, held to ``stats.compute`` by tests)."""
+    return meteor_scores(sums, config)
 
 
-def corpus_scores(sums: np.ndarray, config: MeteorConfig) -> np.ndarray:
-    """``stats.compute(...).score`` (2005 formula) for many summed statistic rows at once."""
-    m, h, r, c = sums[..., 0], sums[..., 1], sums[..., 2], sums[..., 3]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p, rec = m / h, m / r
-        denominator = config.alpha * p + (1 - config.alpha) * rec
-        fmean = np.where(denominator > 0, p * rec / denominator, 0.0)
-        penalty = config.gamma * (c / m) ** config.beta
-        out = (1 - penalty) * fmean
-    return np.where(m > 0, out, 0.0)
+corpus_scores = sample_scores  # its first name, from when it knew the 2005 formula only
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ calls the library and formats the result.
     python -m meteor_core [score] --hyp FILE --ref FILE ...   # score is the default
     python -m meteor_core compare ...   # systems side by side (compare.py)
     python -m meteor_core explain ...   # why two configurations disagree (explain.py)
+    python -m meteor_core agree ...     # agreement with human judgments, tuning (agree.py)
     python -m meteor_core setup         # make WordNet 3.0 available to NLTK
 
 Installed with pip, the `meteor` command is the same entry point (pyproject.toml).
@@ -24,6 +25,7 @@ COMMANDS = {
     "score": ("score", "score a hypothesis file against reference files (the default)"),
     "compare": ("compare", "systems side by side: corpus table and paired bootstrap"),
     "explain": ("explain", "why two configurations disagree, factor by factor"),
+    "agree": ("agree", "agreement of METEOR, BLEU, chrF, TER with human judgments; tune METEOR on them"),
     "setup": ("setup", "make WordNet 3.0 available to NLTK"),
 }
 DEFAULT_COMMAND = "score"

@@ -1,0 +1,253 @@
+"""Reading a table of system outputs with human judgments (for ``agreement`` and ``tuning``).
+
+One row per (segment, system): columns ``system``, ``seg_id``, ``hypothesis``, ``reference``
+(more references as ``reference2``, ``reference3`` …), optionally ``source``, a numeric human
+score column (its name is chosen: ``human`` by default, ``mqm`` for the WMT MQM data) and,
+optionally, a split column saying which rows are for training (``train``) and which are held
+out (``heldout`` or ``test``). JSONL, TSV or CSV, gzipped or not. An empty human score
+(empty cell, JSON null, NA, NaN) is *missing*: the row is scored but left out of correlations.
+
+Every problem is an ``InputError`` with a one-line message naming the file and the row.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..textio import MAX_FILE_BYTES, InputError, decode_segments
+
+DEFAULT_HUMAN = "human"
+TEXT_COLUMNS = ("system", "seg_id", "hypothesis", "reference")
+SOURCE_COLUMN = "source"
+_MORE_REFERENCES = re.compile(r"reference(\d+)$")
+MISSING = {"", "na", "n/a", "nan", "null", "none"}  # human-score cells that mean "not rated"
+TRAIN, HELDOUT = "train", "heldout"
+_SPLIT_VALUES = {"train": TRAIN, "heldout": HELDOUT, "held-out": HELDOUT, "test": HELDOUT}
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """A parsed file before its columns are checked: the header and the rows as dicts."""
+
+    name: str
+    header: list[str]
+    rows: list[dict]  # column -> value (str from TSV/CSV; any JSON value from JSONL)
+    lines: list[int]  # each row's line in the file, for messages
+
+    def numeric_columns(self) -> list[str]:
+        """Columns other than the text ones whose filled cells are all numbers: the choices
+        for the human score."""
+        out = []
+        for column in self.header:
+            if column in TEXT_COLUMNS or column == SOURCE_COLUMN or _MORE_REFERENCES.match(column):
+                continue
+            try:
+                values = [_number(row.get(column)) for row in self.rows]
+            except ValueError:
+                continue
+            if any(not math.isnan(v) for v in values):
+                out.append(column)
+        return out
+
+
+@dataclass(frozen=True)
+class JudgedTable:
+    """Rows of (system, segment) with their texts and human score (NaN = not rated)."""
+
+    systems: tuple[str, ...]
+    seg_ids: tuple[str, ...]
+    hypotheses: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+    human: np.ndarray
+    human_column: str = DEFAULT_HUMAN
+    split: tuple[str, ...] | None = None  # TRAIN or HELDOUT per row, from a split column
+    name: str = ""
+    segment_order: tuple[str, ...] = field(default=())  # the distinct seg_ids, sorted (numerically if all are integers)
+
+    def __len__(self) -> int:
+        return len(self.systems)
+
+    @property
+    def system_names(self) -> list[str]:
+        return list(dict.fromkeys(self.systems))
+
+    @property
+    def rated(self) -> np.ndarray:
+        """Rows with a human score."""
+        return ~np.isnan(self.human)
+
+    def subset(self, keep: np.ndarray) -> "JudgedTable":
+        """The rows where ``keep`` is true, in order."""
+        idx = np.flatnonzero(keep)
+        pick = (lambda values: tuple(values[k] for k in idx))
+        seg_ids = pick(self.seg_ids)
+        present = set(seg_ids)
+        return JudgedTable(pick(self.systems), seg_ids, pick(self.hypotheses), pick(self.references),
+                           self.human[idx], self.human_column, pick(self.split) if self.split else None, self.name,
+                           tuple(s for s in self.segment_order if s in present))
+
+
+def _number(value) -> float:
+    """A human-score cell as a float; NaN when missing; ValueError when it is not a number."""
+    if value is None:
+        return math.nan
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, (int, float)):
+        number = float(value)
+    else:
+        text = str(value).strip()
+        if text.lower() in MISSING:
+            return math.nan
+        number = float(text)
+    if math.isinf(number):
+        raise ValueError(value)
+    return number
+
+
+def _gunzip(data: bytes, name: str) -> bytes:
+    """Decompress, refusing more than the file limit (a small .gz can expand enormously)."""
+    try:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out = inflater.decompress(data, MAX_FILE_BYTES + 1)
+    except zlib.error as exc:
+        raise InputError(f"{name}: not a readable gzip file ({exc})") from None
+    if len(out) > MAX_FILE_BYTES:
+        raise InputError(f"{name}: over {MAX_FILE_BYTES // 2**20} MiB once decompressed")
+    return out
+
+
+def read_table(data: bytes, name: str) -> RawTable:
+    """Bytes of a JSONL, TSV or CSV file (``.gz`` allowed) -> header and rows."""
+    lower = name.lower()
+    if lower.endswith(".gz"):
+        data, lower = _gunzip(data, name), lower[:-3]
+    lines = decode_segments(data, name)  # size, UTF-8, NUL and line-count checks
+    rows, numbers = [], []
+    if lower.endswith((".jsonl", ".json")):
+        for k, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{name}: line {k} is not JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{name}: line {k} is not a JSON object")
+            rows.append({str(key): value for key, value in row.items()})
+            numbers.append(k)
+        header = list(dict.fromkeys(key for row in rows for key in row))
+    else:
+        delimiter = "\t" if lower.endswith(".tsv") or "\t" in lines[0] else ","
+        try:
+            header, *records = list(csv.reader(lines, delimiter=delimiter))
+        except (csv.Error, ValueError) as exc:
+            raise InputError(f"{name}: cannot parse as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc})") from None
+        header = [h.strip() for h in header]
+        for k, record in enumerate(records, start=2):
+            if not any(cell.strip() for cell in record):
+                continue
+            if len(record) != len(header):
+                raise InputError(f"{name}: line {k} has {len(record)} fields, the header has {len(header)}")
+            rows.append(dict(zip(header, record)))
+            numbers.append(k)
+    if not rows:
+        raise InputError(f"{name}: no rows (only a header?)")
+    return RawTable(name, header, rows, numbers)
+
+
+def _segment_order(seg_ids) -> tuple[str, ...]:
+    distinct = list(dict.fromkeys(seg_ids))
+    try:
+        return tuple(sorted(distinct, key=int))
+    except ValueError:
+        return tuple(sorted(distinct))
+
+
+def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | None = None) -> JudgedTable:
+    """Check the columns and values of ``raw`` and build the table the analyses take."""
+    name = raw.name
+    missing = [c for c in TEXT_COLUMNS if c not in raw.header]
+    if missing:
+        raise InputError(f"{name}: no column {', '.join(repr(c) for c in missing)}; a table needs "
+                         f"{', '.join(TEXT_COLUMNS)} (more references as reference2, …) and a human-score "
+                         f"column. Columns found: {', '.join(raw.header)}")
+    if human not in raw.header:
+        numeric = raw.numeric_columns()
+        hint = f"; numeric columns: {', '.join(numeric)}" if numeric else ""
+        raise InputError(f"{name}: no human-score column {human!r} (choose it with --human{hint})")
+    if human in TEXT_COLUMNS or _MORE_REFERENCES.match(human) or human == split_column:
+        raise InputError(f"{name}: {human!r} is a text column, not a human score")
+    more = sorted((int(m.group(1)), c) for c in raw.header if (m := _MORE_REFERENCES.match(c)))
+    reference_columns = ["reference"] + [c for _, c in more]
+    if split_column is not None and split_column not in raw.header:
+        raise InputError(f"{name}: no split column {split_column!r}. Columns found: {', '.join(raw.header)}")
+
+    systems, seg_ids, hyps, refs, scores, split = [], [], [], [], [], []
+    seen: dict[tuple[str, str], int] = {}
+    for row, line in zip(raw.rows, raw.lines):
+        texts = {}
+        for column in TEXT_COLUMNS:
+            value = row.get(column)
+            if value is None or (column != "hypothesis" and str(value).strip() == ""):
+                raise InputError(f"{name}: line {line} has no {column}")
+            texts[column] = str(value)
+        key = (texts["system"], texts["seg_id"])
+        if key in seen:
+            raise InputError(f"{name}: line {line} repeats system {key[0]!r} on seg_id {key[1]!r} "
+                             f"(first on line {seen[key]})")
+        seen[key] = line
+        try:
+            score = _number(row.get(human))
+        except (TypeError, ValueError):
+            raise InputError(f"{name}: the human-score column {human!r} must hold numbers; line {line} has "
+                             f"{str(row.get(human))[:40]!r} (leave a cell empty when a row is not rated)") from None
+        if split_column is not None:
+            value = str(row.get(split_column) or "").strip().lower()
+            if value not in _SPLIT_VALUES:
+                raise InputError(f"{name}: the split column {split_column!r} must say train or heldout (or test); "
+                                 f"line {line} has {str(row.get(split_column))[:40]!r}")
+            split.append(_SPLIT_VALUES[value])
+        systems.append(texts["system"])
+        seg_ids.append(texts["seg_id"])
+        hyps.append(texts["hypothesis"])
+        refs.append(tuple(str(row[c]) for c in reference_columns if str(row.get(c) or "").strip()))
+        scores.append(score)
+
+    human_scores = np.array(scores, dtype=np.float64)
+    rated = ~np.isnan(human_scores)
+    if not rated.any():
+        raise InputError(f"{name}: no row has a human score in {human!r}")
+    names = list(dict.fromkeys(systems))
+    if len(names) < 2:
+        raise InputError(f"{name}: one system only ({names[0]!r}); agreement needs two or more systems "
+                         "(system level: their ranking; segment level: their scores on the same segment)")
+    if np.ptp(human_scores[rated]) == 0:
+        raise InputError(f"{name}: every human score in {human!r} is {human_scores[rated][0]:g}; "
+                         "constant judgments cannot agree or disagree with a metric")
+    return JudgedTable(tuple(systems), tuple(seg_ids), tuple(hyps), tuple(refs), human_scores, human,
+                       tuple(split) if split_column is not None else None, name, _segment_order(seg_ids))
+
+
+def load_judgments(data: bytes, name: str, human: str = DEFAULT_HUMAN, split_column: str | None = None) -> JudgedTable:
+    return judged_table(read_table(data, name), human, split_column)
+
+
+def read_judgments(path, human: str = DEFAULT_HUMAN, split_column: str | None = None) -> JudgedTable:
+    """A table file -> ``JudgedTable`` (``InputError`` for anything wrong with it)."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: over the {MAX_FILE_BYTES // 2**20} MiB limit")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return load_judgments(data, str(path), human, split_column)
+

@@ -1,0 +1,92 @@
+"""METEOR's formulas (``stats.compute``) over numpy arrays of sufficient statistics.
+
+A ``MeteorStats`` flattens to one row of numbers (``COLUMNS``); a corpus, a bootstrap sample or
+one system's output is the sum of its rows. ``meteor_scores`` applies the 2005 or the Meteor 1.x
+formula to many rows at once, and takes α, β, γ and δ as arrays too: a whole parameter grid is
+rescored from statistics gathered once, since the alignments do not depend on these four (the
+module weights do, through Meteor 1.5's beam, so they are not among them).
+
+The operations follow ``stats.compute`` one for one, in the same order, so a row scores the same
+float here as there (a test holds them together).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from ..config import STAGES, MeteorConfig
+from ..metric import stats_row
+from ..stats import MeteorStats
+
+# Parameters that can be rescored from the statistics without aligning again.
+RESCORABLE = ("alpha", "beta", "gamma", "delta")
+
+# One column per number of a MeteorStats, per-stage tuples spread out in STAGES order (the
+# layout of ``metric.stats_row``).
+COLUMNS = tuple(
+    f"{name}.{stage}" if isinstance(value, tuple) else name
+    for name, value in zip(MeteorStats._fields, MeteorStats())
+    for stage in (STAGES if isinstance(value, tuple) else (None,))
+)
+_AT = {name: k for k, name in enumerate(COLUMNS)}
+
+
+def stat_matrix(stats: Iterable[MeteorStats]) -> np.ndarray:
+    """Rows of statistics -> a float matrix, one ``metric.stats_row`` each, ``COLUMNS`` wide."""
+    rows = [stats_row(s) for s in stats]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS))
+
+
+def _column(sums: np.ndarray, name: str) -> np.ndarray:
+    return sums[..., _AT[name]]
+
+
+def _weighted(sums: np.ndarray, side: str, delta, weights) -> np.ndarray:
+    """Σ_stage w·(δ·content + (1−δ)·function) matches of one side, summed stage by stage in
+    STAGES order as ``stats.weighted_matches`` does (the same rounding)."""
+    total = 0
+    for s, stage in enumerate(STAGES):
+        content = _column(sums, f"{side}_content_matches.{stage}")
+        function = _column(sums, f"{side}_function_matches.{stage}")
+        total = total + weights[s] * (delta * content + (1 - delta) * function)
+    return total
+
+
+def meteor_scores(sums: np.ndarray, config: MeteorConfig, **params) -> np.ndarray:
+    """``stats.compute(row, config).score`` for every row of ``sums`` (last axis: ``COLUMNS``).
+
+    ``params`` overrides α, β, γ, δ with scalars or arrays that broadcast against
+    ``sums[..., 0]``: with ``sums`` of shape (rows, k) and ``alpha`` of shape (G, 1) the result
+    is (G, rows).
+    """
+    unknown = set(params) - set(RESCORABLE)
+    if unknown:
+        raise ValueError(f"cannot rescore {sorted(unknown)} from statistics; only {', '.join(RESCORABLE)}")
+    alpha, beta, gamma, delta = (np.asarray(params.get(p, getattr(config, p)), dtype=np.float64) for p in RESCORABLE)
+    m, chunks = _column(sums, "matches"), _column(sums, "chunks")
+    hyp_len, ref_len = _column(sums, "hyp_len"), _column(sums, "ref_len")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if config.scoring == "meteor1x":
+            w = config.module_weights
+            hyp_f, ref_f = _column(sums, "hyp_function"), _column(sums, "ref_function")
+            hyp_m, ref_m = _weighted(sums, "hyp", delta, w), _weighted(sums, "ref", delta, w)
+            hyp_l = delta * (hyp_len - hyp_f) + (1 - delta) * hyp_f
+            ref_l = delta * (ref_len - ref_f) + (1 - delta) * ref_f
+            precision = np.where(hyp_l != 0, hyp_m / hyp_l, 0.0)
+            recall = np.where(ref_l != 0, ref_m / ref_l, 0.0)
+            hyp_words = sum(_column(sums, f"{side}_matches.{stage}") for side in ("hyp_content", "hyp_function")
+                            for stage in STAGES)
+            ref_words = sum(_column(sums, f"{side}_matches.{stage}") for side in ("ref_content", "ref_function")
+                            for stage in STAGES)
+            words = (hyp_words + ref_words) / 2
+        else:
+            precision, recall, words = m / hyp_len, m / ref_len, m
+        denominator = alpha * precision + (1 - alpha) * recall
+        fmean = np.where(denominator != 0, (precision * recall) / denominator, 0.0)
+        penalty = gamma * (chunks / words) ** beta
+        if config.scoring == "meteor1x":  # Meteor 1.5: a perfect match is not fragmented
+            perfect = (chunks == 1) & (hyp_words == hyp_len) & (ref_words == ref_len)
+            penalty = np.where(perfect, 0.0, penalty)
+        score = (1 - penalty) * fmean
+    return np.where(m > 0, score, 0.0)
