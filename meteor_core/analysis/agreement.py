@@ -33,7 +33,7 @@ from ..config import PRESET_NAMES, MeteorConfig
 from ..scorer import score
 from . import sacrebleu_metrics
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
-from .judgments import JudgedTable
+from .judgments import JudgedTable, row_indices
 from .stat_arrays import COLUMNS, meteor_scores, stat_matrix
 
 SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
@@ -70,7 +70,8 @@ class MetricScores:
         return scores if sacrebleu_metrics.HIGHER_IS_BETTER[self.sacrebleu_name] else -scores
 
     def subset(self, keep: np.ndarray) -> "MetricScores":
-        idx = np.flatnonzero(keep)
+        """Rows by boolean mask or by index, as ``JudgedTable.subset``."""
+        idx = row_indices(keep)
         return replace(self, segment=self.segment[idx], stats=self.stats[idx],
                        reference_stats=None if self.reference_stats is None else self.reference_stats[idx])
 

@@ -84,14 +84,20 @@ class JudgedTable:
         return ~np.isnan(self.human)
 
     def subset(self, keep: np.ndarray) -> "JudgedTable":
-        """The rows where ``keep`` is true, in order."""
-        idx = np.flatnonzero(keep)
+        """The rows where the boolean ``keep`` is true, or the rows at the indices ``keep``
+        (repeats allowed, as in a bootstrap sample), in that order."""
+        idx = row_indices(keep)
         pick = (lambda values: tuple(values[k] for k in idx))
         seg_ids = pick(self.seg_ids)
         present = set(seg_ids)
         return JudgedTable(pick(self.systems), seg_ids, pick(self.hypotheses), pick(self.references),
                            self.human[idx], self.human_column, pick(self.split) if self.split else None, self.name,
                            tuple(s for s in self.segment_order if s in present))
+
+
+def row_indices(keep) -> np.ndarray:
+    keep = np.asarray(keep)
+    return np.flatnonzero(keep) if keep.dtype == bool else keep.astype(np.int64)
 
 
 def _number(value) -> float:

@@ -147,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         parameters = tuning.parse_parameters(args.tune) if args.tune else None
         if parameters and "delta" in parameters and build_config(args).scoring != "meteor1x":
             raise ValueError("delta weighs content against function words in Meteor 1.x: tune it with --preset meteor15")
+        if parameters and args.steps < 2:
+            raise ValueError("--steps must be >= 2 (grid values per parameter)")
         if args.samples < 1:
             raise ValueError("--samples must be 1 or more")
         table = read_judgments(args.table, args.human, args.split_column)
