@@ -1,7 +1,7 @@
 """METEOR Explorer, the Streamlit entry point: `streamlit run app.py` (or ./run.sh app).
 
-Three pages: explore one candidate against its references, compare systems over a test set, and
-see why two METEOR configurations give different scores.
+Pages: explore one candidate against its references, compare systems over a test set, see why
+two METEOR configurations give different scores, and check how well metrics agree with people.
 """
 import sys
 from pathlib import Path
@@ -15,5 +15,6 @@ page = st.navigation([
     st.Page("app_pages/explore.py", title="Explore a pair", icon=":material/compare_arrows:", default=True),
     st.Page("app_pages/compare.py", title="Compare systems", icon=":material/leaderboard:"),
     st.Page("app_pages/difference.py", title="Why two METEORs differ", icon=":material/difference:"),
+    st.Page("app_pages/agreement.py", title="Agreement with people", icon=":material/groups:"),
 ])
 page.run()

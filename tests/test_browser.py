@@ -1,4 +1,6 @@
 """Real browser: streamlit run on a free port, Debian's Chromium driven by Playwright."""
+import json
+
 import pytest
 
 from browser import ARTIFACTS, browser_page, require_browser, rss_mib, streamlit_server, wait_for_run
@@ -239,4 +241,46 @@ def test_explorer_link_opens_the_pair_on_the_difference_page(server):
         page.wait_for_function(
             "v => [...document.querySelectorAll('textarea')].some(t => t.value === v)",
             arg="the big cat sat on the mat", timeout=30_000)
+
+
+# --- the "Agreement with people" page ---
+
+AGREEMENT_REFS = ["the cat sat on the warm mat today", "a dog ran quickly in the big park",
+                  "it is raining over the old town now", "we like green tea with some milk",
+                  "they walked home along the quiet river", "she reads a long book every night"]
+AGREEMENT_SYSTEMS = ["good", "<b>bold</b> & co", "short", "shorter"]
+
+
+def test_agreement_page_upload_judgments_see_figures_and_tune(server, tmp_path):
+    url, _ = server
+    rows = []
+    for s, ref in enumerate(AGREEMENT_REFS):
+        words = ref.split()
+        for k, name in enumerate(AGREEMENT_SYSTEMS):
+            rows.append({"system": name, "seg_id": s + 1, "reference": ref,
+                         "hypothesis": " ".join(words[:len(words) - 2 * k]), "human": -k - (s % 2) / 2})
+    (tmp_path / "judged.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser_page(height=3600) as (page, errors):
+        page.goto(url + "/agreement")
+        page.get_by_text("Upload a table (JSONL, TSV or CSV; .gz allowed)").click()  # stops scoring the bundled set
+        wait_for_run(page)
+        samples = page.get_by_label("Bootstrap samples")
+        samples.fill("200")
+        samples.press("Enter")
+        wait_for_run(page)
+        page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(str(tmp_path / "judged.jsonl"))
+        page.get_by_text("4 systems, 6 segments, 24 rows").wait_for(timeout=120_000)
+        wait_for_run(page, timeout=120_000)
+        scatter = page.locator(".js-plotly-plot").first
+        scatter.wait_for()
+        labels = scatter.locator("text").all_text_contents()
+        assert "<b>bold</b> & co" in labels  # the name as typed, not bold text
+        page.get_by_role("button", name="Tune").click()
+        page.get_by_text("grid points rescored").first.wait_for(timeout=60_000)
+        wait_for_run(page)
+        heatmap = page.locator(".js-plotly-plot").last
+        heatmap.scroll_into_view_if_needed()
+        assert "best" in heatmap.inner_text() and "default" in heatmap.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "agreement.png"), full_page=True)
         assert not errors, errors

@@ -1,0 +1,165 @@
+"""Views of agreement with human judgments (meteor_core.analysis.agreement, .tuning): tables of
+figures with intervals, paired tests, the system-level scatter, the segment-level density and the
+tuning heatmap. Pure functions of results, testable without a browser. System and column names
+come from the user's file: every Plotly label goes through ``escape``."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from components.alignment_chart import escape
+from meteor_core.analysis.agreement import MEASURES, SEGMENT_MEASURES, SYSTEM_MEASURES
+
+LABELS = {"system.pearson": "Pearson", "system.spearman": "Spearman", "system.kendall": "Kendall τb",
+          "system.pairwise_accuracy": "pairwise accuracy", "segment.kendall": "Kendall τb",
+          "segment.kendall_grouped": "Kendall τb grouped by segment"}
+MEASURE_NAMES = {m: f"{m.split('.')[0]} level: {LABELS[m]}" for m in MEASURES}
+GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
+
+
+def _interval(figure) -> str:
+    if np.isnan(figure.ci_low):
+        return ""
+    return f"{figure.ci_low:+.3f} … {figure.ci_high:+.3f}"
+
+
+def figures_table(report, level: str) -> pd.DataFrame:
+    """One row per metric: each figure of ``level`` ("system" or "segment") and its 95% interval."""
+    measures = SYSTEM_MEASURES if level == "system" else SEGMENT_MEASURES
+    rows = []
+    for name, metric in report.metrics.items():
+        row = {"metric": name}
+        for m in measures:
+            figure = metric.figures[f"{level}.{m}"]
+            row[LABELS[f"{level}.{m}"]] = None if np.isnan(figure.value) else figure.value
+            row[f"{LABELS[f'{level}.{m}']} 95% CI"] = _interval(figure)
+        if level == "segment":
+            row["segments used (grouped)"] = metric.items_used
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def best_summary(report) -> list[str]:
+    """Plain sentences: which metric is highest on each figure."""
+    lines = []
+    for measure in MEASURES:
+        best = report.best(measure)
+        if best is not None:
+            lines.append(f"{MEASURE_NAMES[measure]}: {best} ({report.metrics[best].figures[measure].value:+.4f})")
+    return lines
+
+
+def paired_table(report, measure: str) -> pd.DataFrame:
+    """Every pair of metrics on one figure: A − B, its 95% interval, p-value and the verdict."""
+    rows = []
+    for t in report.paired_tests([measure]):
+        if np.isnan(t.delta):
+            verdict = "undefined"
+        elif not t.significant:
+            verdict = "no significant difference"
+        else:
+            verdict = f"{t.a if t.delta > 0 else t.b} agrees better"
+        rows.append({"metric A": t.a, "metric B": t.b, "A − B": t.delta, "95% CI low": t.ci_low,
+                     "95% CI high": t.ci_high, "p-value": t.p_value, "verdict (p < 0.05)": verdict})
+    return pd.DataFrame(rows)
+
+
+def systems_table(report, metric: str) -> pd.DataFrame:
+    rows = report.metrics[metric].systems
+    return pd.DataFrame({"system": [r["system"] for r in rows], "human (mean)": [r["human"] for r in rows],
+                         f"{metric} (corpus)": [r["metric"] for r in rows], "rows": [r["rows"] for r in rows],
+                         "rated rows": [r["rated"] for r in rows]})
+
+
+def system_scatter(report, metric: str, human_column: str) -> go.Figure:
+    """Each system at (mean human score, corpus metric score), labelled with its (escaped) name."""
+    rows = [r for r in report.metrics[metric].systems if r["human"] is not None and np.isfinite(r["human"])]
+    names = [escape(r["system"]) for r in rows]
+    x = np.array([r["human"] for r in rows])
+    y = np.array([r["metric"] for r in rows])
+    figure = report.metrics[metric].figures
+    fig = go.Figure()
+    if len(x) >= 2 and np.ptp(x) > 0:
+        slope, intercept = np.polyfit(x, y, 1)
+        xs = np.array([x.min(), x.max()])
+        fig.add_trace(go.Scatter(x=xs, y=slope * xs + intercept, mode="lines", name="least squares",
+                                 line=dict(color="#aaa", dash="dot"), hoverinfo="skip"))
+    fig.add_trace(go.Scatter(
+        x=x, y=y, mode="markers+text", text=names, textposition="top center", name="systems",
+        marker=dict(size=10, color="#1f77b4"), customdata=names,
+        hovertemplate="%{customdata}<br>human %{x:.4f}<br>" + escape(metric) + " %{y:.4f}<extra></extra>"))
+    title = (f"{escape(metric)} vs people, system level: Pearson {figure['system.pearson'].value:+.3f}, "
+             f"Kendall {figure['system.kendall'].value:+.3f}")
+    fig.update_layout(title=dict(text=title, x=0.01), height=480, showlegend=False,
+                      xaxis_title=f"mean human score ({escape(human_column)})", yaxis_title=f"{escape(metric)} corpus score",
+                      margin=dict(l=20, r=20, t=50, b=20))
+    return fig
+
+
+def segment_density(human: np.ndarray, metric_scores: np.ndarray, metric: str, human_column: str,
+                    bins: int = 30) -> go.Figure:
+    """How the rated rows spread over (human score, sentence score): counts per cell, on a log
+    colour scale (MQM piles most rows on 0 = no error)."""
+    rated = ~np.isnan(human)
+    x, y = human[rated], metric_scores[rated]
+    counts, x_edges, y_edges = np.histogram2d(x, y, bins=bins)
+    xc, yc = (x_edges[:-1] + x_edges[1:]) / 2, (y_edges[:-1] + y_edges[1:]) / 2
+    z = np.where(counts > 0, np.log10(np.maximum(counts, 1)), np.nan).T  # rows: metric bins
+    ticks = [t for t in (0, 1, 2, 3, 4) if t <= max(1, np.nanmax(z) if np.isfinite(z).any() else 1)]
+    fig = go.Figure(go.Heatmap(
+        x=xc, y=yc, z=z, customdata=counts.T, colorscale="Viridis",
+        colorbar=dict(title="rows", tickvals=ticks, ticktext=[f"{10 ** t:,}" for t in ticks]),
+        hovertemplate="human ≈ %{x:.2f}<br>" + escape(metric) + " ≈ %{y:.3f}<br>%{customdata:,} rows<extra></extra>"))
+    fig.update_layout(title=dict(text=f"{escape(metric)} vs people, segment level ({len(x):,} rated rows)", x=0.01),
+                      xaxis_title=f"human score ({escape(human_column)})", yaxis_title=f"{escape(metric)} sentence score",
+                      height=460, margin=dict(l=20, r=20, t=50, b=20))
+    return fig
+
+
+def tuning_table(result) -> pd.DataFrame:
+    rows = []
+    for label, params, train, heldout in (("default", result.default, result.default_train, result.default_heldout),
+                                          ("best on training rows", result.best, result.best_train, result.best_heldout)):
+        rows.append({"": label, **{GREEK[p]: params[p] for p in result.parameters},
+                     f"{MEASURE_NAMES[result.objective]}, training rows": train,
+                     f"{MEASURE_NAMES[result.objective]}, held-out rows": heldout})
+    return pd.DataFrame(rows)
+
+
+def tuning_heatmap(result, x: str, y: str) -> go.Figure:
+    """The training objective over two tuned parameters (the others at their best values), with the
+    default and the best grid point marked."""
+    plane = result.plane(x, y)
+    finite = plane[np.isfinite(plane)]
+    centre = dict(zmid=float(result.default_train)) if finite.size and np.ptp(finite) > 0 else {}
+    fig = go.Figure(go.Heatmap(
+        x=result.grid[x], y=result.grid[y], z=plane, colorscale="RdBu", **centre,
+        colorbar=dict(title=result.objective.split(".")[1]),
+        hovertemplate=f"{GREEK[x]} %{{x:g}}<br>{GREEK[y]} %{{y:g}}<br>{result.objective} %{{z:.4f}}<extra></extra>"))
+    same = all(result.default[p] == result.best[p] for p in (x, y))
+    for label, params, symbol, colour in (("default", result.default, "circle", "white"),
+                                          ("best", result.best, "star", "gold")):
+        fig.add_trace(go.Scatter(x=[params[x]], y=[params[y]], mode="markers", name=label, hoverinfo="name",
+                                 marker=dict(symbol=symbol, size=18, color=colour, line=dict(width=2, color="black"))))
+        if same and label == "best":
+            continue
+        fig.add_annotation(x=params[x], y=params[y], text="default = best" if same else label, showarrow=False,
+                           yshift=22, bgcolor="white", bordercolor="black", borderwidth=1, font=dict(size=12, color="black"))
+    others = [p for p in result.parameters if p not in (x, y)]
+    fixed = ", ".join(f"{GREEK[p]} = {result.best[p]:g}" for p in others)
+    title = f"{result.objective} on the training rows over {GREEK[x]} and {GREEK[y]}" + (f" ({fixed})" if fixed else "")
+    fig.update_layout(title=dict(text=title, x=0.01), xaxis_title=GREEK[x], yaxis_title=GREEK[y], height=500,
+                      showlegend=False,
+                      margin=dict(l=20, r=20, t=50, b=20))
+    return fig
+
+
+def tuning_line(result, x: str) -> go.Figure:
+    """One tuned parameter: the training objective along it, default and best marked."""
+    fig = go.Figure(go.Scatter(x=result.grid[x], y=result.values, mode="lines+markers", name=result.objective))
+    for label, params in (("default", result.default), ("best", result.best)):
+        fig.add_vline(x=params[x], line=dict(dash="dot", color="#555"), annotation_text=label)
+    fig.update_layout(title=dict(text=f"{result.objective} on the training rows over {GREEK[x]}", x=0.01),
+                      xaxis_title=GREEK[x], yaxis_title=result.objective, height=420, margin=dict(l=20, r=20, t=50, b=20))
+    return fig

@@ -1,0 +1,159 @@
+"""The "Agreement with people" page through AppTest: uploads, the bundled MQM set, bad tables,
+escaped system names, tuning with its heatmap, and the views behind it."""
+import json
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from components import agreement_views as views
+from conftest import ROOT
+from meteor_core.analysis import agreement as agree
+from meteor_core.analysis.judgments import load_judgments, read_judgments
+from meteor_core.analysis.tuning import tune
+
+MQM = ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz"
+REFS = ["the cat sat on the warm mat today", "a dog ran quickly in the big park", "it is raining over the old town now",
+        "we like green tea with some milk", "they walked home along the quiet river"]
+SYSTEMS = ["good", "<b>bold</b> & co", "short", "shorter"]
+
+
+def table_bytes(human=lambda k: -k, systems=SYSTEMS, **extra) -> bytes:
+    rows = []
+    for s, ref in enumerate(REFS):
+        words = ref.split()
+        for k, name in enumerate(systems):
+            rows.append({"system": name, "seg_id": s + 1, "reference": ref,
+                         "hypothesis": " ".join(words[:len(words) - 2 * k]), "human": human(k), **extra})
+    return "\n".join(json.dumps(r) for r in rows).encode()
+
+
+@pytest.fixture
+def page():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+    at = at.switch_page("app_pages/agreement.py")
+    at.session_state["agr_source"] = "Upload a table (JSONL, TSV or CSV; .gz allowed)"  # not the bundled set first
+    return at.run()
+
+
+def frame(at, column: str):
+    """The first table on the page with this column (AppTest does not expose dataframe keys)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def upload(at, data: bytes, name: str = "judged.jsonl", metrics=("meteor2005", "bleu", "ter")):
+    at.session_state["agr_metrics"] = list(metrics)  # the widget appears once a table is read
+    at.number_input(key="agr_samples").set_value(200)
+    at.file_uploader(key="agr_table").upload(name, data).run()
+    return at
+
+
+def test_upload_shows_figures_plots_and_tests(page):
+    at = page
+    assert any("Upload a table" in i.value for i in at.info)
+    at = upload(at, table_bytes())
+    assert not at.exception and not at.warning
+    system = frame(at, "Pearson")
+    assert list(system.metric) == ["meteor2005", "bleu", "ter"]
+    # shorter outputs, worse judgments: every metric orders the systems as people do
+    assert list(system["Kendall τb"]) == pytest.approx([1.0, 1.0, 1.0])
+    segment = frame(at, "Kendall τb grouped by segment")
+    assert list(segment["Kendall τb grouped by segment"]) == pytest.approx([1.0, 1.0, 1.0])
+    assert "… " in system["Pearson 95% CI"][0]
+    paired = frame(at, "A − B")
+    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict (p < 0.05)"}
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2  # system scatter, segment density
+    scatter = json.loads(charts[0].proto.spec)
+    names = [t for trace in scatter["data"] for t in trace.get("text", []) or []]
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in names and "<b>bold</b> & co" not in names
+    systems = frame(at, "human (mean)")
+    assert "<b>bold</b> & co" in list(systems.system)  # a dataframe cell: shown as text
+
+
+def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
+    at = page
+    at.session_state["agr_metrics"] = ["meteor2005", "chrf"]
+    at.number_input(key="agr_samples").set_value(200)
+    at.radio(key="agr_source").set_value(at.radio(key="agr_source").options[0]).run()
+    assert not at.exception
+    assert at.selectbox(key="agr_human").value == "mqm"
+    table = read_judgments(MQM, human="mqm")
+    report = agree.agreement(table, [agree.score_metric(table, m) for m in ("meteor2005", "chrf")], samples=200)
+    shown = frame(at, "Pearson").set_index("metric")
+    for name in ("meteor2005", "chrf"):
+        assert shown.loc[name, "Pearson"] == pytest.approx(report.metrics[name].figures["system.pearson"].value)
+        assert shown.loc[name, "Pearson 95% CI"] == views._interval(report.metrics[name].figures["system.pearson"])
+    segment = frame(at, "Kendall τb grouped by segment").set_index("metric")
+    assert segment.loc["chrf", "Kendall τb"] == pytest.approx(report.metrics["chrf"].figures["segment.kendall"].value)
+    assert any("14 systems, 264 segments, 3,696 rows" in h.value for h in at.subheader)
+
+
+@pytest.mark.parametrize("data,name,message", [
+    (table_bytes(human=lambda k: "good" if k == 1 else -k), "t.jsonl", "must hold numbers; line 2 has 'good'"),
+    (table_bytes(systems=["only"]), "t.jsonl", "one system only"),
+    (table_bytes(human=lambda k: 0), "t.jsonl", "every human score in 'human' is 0"),
+    (table_bytes(human=lambda k: None), "t.jsonl", "no row has a human score"),
+    (b"system\tseg_id\thypothesis\thuman\nA\t1\tx\t1\n", "t.tsv", "no column 'reference'"),
+    (b"\xff\xfe", "t.csv", "not UTF-8"),
+])
+def test_bad_tables_get_a_message(page, data, name, message):
+    at = upload(page, data, name)
+    assert not at.exception
+    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_unrated_rows_are_counted(page):
+    rows = [json.loads(line) for line in table_bytes().decode().splitlines()]
+    rows[0]["human"] = None
+    at = upload(page, "\n".join(json.dumps(r) for r in rows).encode())
+    assert not at.exception
+    assert any("1 of 20 rows have no human score" in c.value for c in at.caption)
+
+
+def test_tuning_shows_table_and_heatmap(page):
+    at = upload(page, table_bytes(), metrics=("meteor2005",))
+    at.number_input(key="agr_tune_steps").set_value(4).run()
+    at.button(key="agr_tune_go").click().run()
+    assert not at.exception
+    result = frame(at, "α")
+    assert list(result[""]) == ["default", "best on training rows"]
+    heatmap = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    assert heatmap["data"][0]["type"] == "heatmap"
+    assert [t["name"] for t in heatmap["data"][1:]] == ["default", "best"]
+    at.selectbox(key="agr_heat_x").set_value("gamma").run()
+    heatmap = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    assert heatmap["layout"]["xaxis"]["title"]["text"] == "γ"
+
+
+def test_custom_configuration_joins_the_metrics(page):
+    at = page
+    at.checkbox(key="agr_custom_on").check()
+    at.slider(key="agr_custom_alpha_meteor2005").set_value(0.5)
+    at = upload(at, table_bytes(), metrics=("bleu",))
+    assert list(frame(at, "Pearson").metric) == ["bleu", "custom"]
+    assert "custom" in at.selectbox(key="agr_tune_preset").options
+
+
+# --- the views on their own ------------------------------------------------------------------
+
+def test_views():
+    table = load_judgments(table_bytes(), "t.jsonl")
+    scores = agree.score_metric(table, "meteor2005")
+    report = agree.agreement(table, [scores], samples=50)
+    density = views.segment_density(table.human, scores.segment, "meteor2005", "human")
+    counts = np.array(density.data[0].customdata)
+    assert counts.sum() == len(table)  # every rated row in one cell
+    result = tune(table, scores, ("alpha", "beta", "gamma"), steps=3, samples=0)
+    fig = views.tuning_heatmap(result, "alpha", "beta")
+    assert np.array(fig.data[0].z).shape == (len(result.grid["beta"]), len(result.grid["alpha"]))
+    assert fig.data[1].x == (result.default["alpha"],) and fig.data[2].y == (result.best["beta"],)
+    labels = [a.text for a in fig.layout.annotations]
+    assert labels == (["default = best"] if result.best == result.default else ["default", "best"])
+    assert "γ = " in fig.layout.title.text
+    one = tune(table, scores, ("gamma",), steps=3, samples=0)
+    assert len(views.tuning_line(one, "gamma").data[0].x) == len(one.grid["gamma"])
+    lines = views.best_summary(report)
+    assert lines[0].startswith("system level: Pearson: meteor2005")
