@@ -113,14 +113,15 @@ def format_report(report: agree.AgreementReport) -> str:
         best = report.best(measure)
         if best:
             lines.append(f"best on {labels[measure]}: {best}")
-    significant = [t for t in report.paired_tests(SHOWN_TESTS) if t.significant]
-    lines.append("")
-    lines.append("significant differences (paired bootstrap over segments, p < 0.05):" if significant else
-                 "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS) + " (p < 0.05)")
-    for t in significant:
-        winner, loser = (t.a, t.b) if t.delta > 0 else (t.b, t.a)
-        lines.append(f"  {t.measure}: {winner} > {loser} by {abs(t.delta):.4f} "
-                     f"(95% CI of {t.a} - {t.b}: {t.ci_low:+.4f} .. {t.ci_high:+.4f}, p = {t.p_value:.4f})")
+    if len(report.metrics) >= 2:
+        significant = [t for t in report.paired_tests(SHOWN_TESTS) if t.significant]
+        lines.append("")
+        lines.append("significant differences (paired bootstrap over segments, p < 0.05):" if significant else
+                     "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS) + " (p < 0.05)")
+        for t in significant:
+            winner, loser, low, high = (t.a, t.b, t.ci_low, t.ci_high) if t.delta > 0 else (t.b, t.a, -t.ci_high, -t.ci_low)
+            lines.append(f"  {t.measure}: {winner} > {loser} by {abs(t.delta):.4f} "
+                         f"(95% CI {low:+.4f} .. {high:+.4f}, p = {t.p_value:.4f})")
     for note in report.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
