@@ -279,7 +279,8 @@ def test_agreement_page_upload_judgments_see_figures_and_tune(server, tmp_path):
         page.get_by_role("button", name="Tune").click()
         page.get_by_text("grid points rescored").first.wait_for(timeout=60_000)
         wait_for_run(page)
-        heatmap = page.locator(".js-plotly-plot").last
+        heatmap = page.locator(".js-plotly-plot", has_text="on the training rows")  # not the density in its tab
+        heatmap.wait_for(timeout=30_000)
         heatmap.scroll_into_view_if_needed()
         assert "best" in heatmap.inner_text() and "default" in heatmap.inner_text()
         page.screenshot(path=str(ARTIFACTS / "agreement.png"), full_page=True)
