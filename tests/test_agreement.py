@@ -177,6 +177,13 @@ def test_bad_files():
         load_judgments(jsonl([r | {"part": "dev"} for r in ladder(2, 2)]), "t.jsonl", split_column="part")
 
 
+def test_a_too_long_segment_names_its_row():
+    rows = [r | {"hypothesis": "a " * 5001} if k == 5 else r for k, r in enumerate(ladder(3, 2))]
+    table = load_judgments(jsonl(rows), "t.jsonl")
+    with pytest.raises(ValueError, match="system 'sys2', seg_id '1': a sentence has 5,001 tokens"):
+        agree.score_metric(table, EXACT)
+
+
 # --- figures on hand-made tables -------------------------------------------------------------
 
 def test_a_metric_that_orders_as_people_do_agrees_perfectly():

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from ..config import PRESET_NAMES, MeteorConfig
-from ..scorer import score
+from ..scorer import SegmentTooLong, score
 from . import sacrebleu_metrics
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import JudgedTable, row_indices
@@ -83,7 +83,11 @@ def score_meteor(table: JudgedTable, config: MeteorConfig, name: str | None = No
     distinct = list(dict.fromkeys(keys))
     results = {}
     for k, (hyp, refs) in enumerate(distinct):
-        results[(hyp, refs)] = score(hyp, list(refs), config)
+        try:
+            results[(hyp, refs)] = score(hyp, list(refs), config)
+        except SegmentTooLong as exc:
+            row = keys.index((hyp, refs))
+            raise SegmentTooLong(f"system {table.systems[row]!r}, seg_id {table.seg_ids[row]!r}: {exc}") from None
         if progress and (k % 50 == 0 or k == len(distinct) - 1):
             progress(k + 1, len(distinct))
     width = max(len(refs) for refs in table.references)
@@ -153,7 +157,7 @@ def _json_number(value: float):
     return None if value is None or not np.isfinite(value) else float(value)
 
 
-def _scipy(function, x, y) -> float:
+def statistic_or_nan(function, x, y) -> float:
     """scipy's statistic; NaN (not a warning) when a side is constant."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -163,7 +167,7 @@ def _scipy(function, x, y) -> float:
 
 
 @dataclass
-class _Layout:
+class RowLayout:
     """Where each system's and segment's rows are, shared by every metric of a table."""
 
     systems: list[str]
@@ -174,7 +178,7 @@ class _Layout:
     item_rows: list[np.ndarray]  # per segment: its rated rows
 
     @classmethod
-    def of(cls, table: JudgedTable) -> "_Layout":
+    def of(cls, table: JudgedTable) -> "RowLayout":
         systems = table.system_names
         position = {s: k for k, s in enumerate(table.segment_order)}
         seg_index = np.array([position[s] for s in table.seg_ids], dtype=np.int64)
@@ -222,21 +226,21 @@ class Observed:
         return int(np.count_nonzero(~np.isnan(self.item_taus)))
 
 
-def observe(table: JudgedTable, scores: MetricScores, layout: _Layout | None = None) -> Observed:
+def observe(table: JudgedTable, scores: MetricScores, layout: RowLayout | None = None) -> Observed:
     """The six figures of ``scores`` on ``table`` with scipy."""
-    layout = layout or _Layout.of(table)
+    layout = layout or RowLayout.of(table)
     human, metric = layout.human_means(), layout.corpus_scores(scores)
     judged = ~np.isnan(human)
     h, m = human[judged], metric[judged]
     figures = {
-        "system.pearson": _scipy(scipy_stats.pearsonr, m, h),
-        "system.spearman": _scipy(scipy_stats.spearmanr, m, h),
-        "system.kendall": _scipy(scipy_stats.kendalltau, m, h),
+        "system.pearson": statistic_or_nan(scipy_stats.pearsonr, m, h),
+        "system.spearman": statistic_or_nan(scipy_stats.spearmanr, m, h),
+        "system.kendall": statistic_or_nan(scipy_stats.kendalltau, m, h),
         "system.pairwise_accuracy": float(pairwise_accuracy(m, h, Pairs.all_of(len(h)))[0]) if len(h) >= 2 else np.nan,
     }
     rated = layout.rated
-    figures["segment.kendall"] = _scipy(scipy_stats.kendalltau, scores.segment[rated], table.human[rated])
-    taus = np.array([_scipy(scipy_stats.kendalltau, scores.segment[rows], table.human[rows]) for rows in layout.item_rows])
+    figures["segment.kendall"] = statistic_or_nan(scipy_stats.kendalltau, scores.segment[rated], table.human[rated])
+    taus = np.array([statistic_or_nan(scipy_stats.kendalltau, scores.segment[rows], table.human[rows]) for rows in layout.item_rows])
     figures["segment.kendall_grouped"] = float(np.nanmean(taus)) if (~np.isnan(taus)).any() else np.nan
     return Observed(figures, human, metric, taus)
 
@@ -249,7 +253,7 @@ def _bootstrap_weights(rng: np.random.Generator, samples: int, n_segments: int) 
     return counts
 
 
-def _sample_figures(layout: _Layout, scores: MetricScores, observed: Observed, weights: np.ndarray,
+def _sample_figures(layout: RowLayout, scores: MetricScores, observed: Observed, weights: np.ndarray,
                     row_weights: np.ndarray, human_means: np.ndarray, repeated_human: list) -> dict[str, np.ndarray]:
     """Each figure on each bootstrap sample (the rows of ``weights``)."""
     metric = layout.corpus_scores(scores, row_weights)
@@ -266,7 +270,7 @@ def _sample_figures(layout: _Layout, scores: MetricScores, observed: Observed, w
     rated = layout.rated
     segment = scores.segment[rated]
     out["segment.kendall"] = np.array([
-        _scipy(scipy_stats.kendalltau, np.repeat(segment, w), y) for w, y in zip(row_weights[:, rated].astype(int), repeated_human)])
+        statistic_or_nan(scipy_stats.kendalltau, np.repeat(segment, w), y) for w, y in zip(row_weights[:, rated].astype(int), repeated_human)])
     defined = ~np.isnan(observed.item_taus)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["segment.kendall_grouped"] = (weights[:, defined] @ observed.item_taus[defined]) / weights[:, defined].sum(axis=1)
@@ -367,7 +371,7 @@ def agreement(table: JudgedTable, metrics: Sequence[MetricScores], samples: int 
         raise ValueError("samples must be >= 1")
     if not metrics:
         raise ValueError("no metric to correlate")
-    layout = _Layout.of(table)
+    layout = RowLayout.of(table)
     observed = {s.name: observe(table, s, layout) for s in metrics}
     collected: dict[str, dict[str, list]] = {s.name: {m: [] for m in MEASURES} for s in metrics}
     rng = np.random.default_rng(seed)
@@ -405,7 +409,7 @@ def agreement(table: JudgedTable, metrics: Sequence[MetricScores], samples: int 
                            len(table.segment_order), samples, seed, _notes(table, layout, results))
 
 
-def _notes(table: JudgedTable, layout: _Layout, results: dict[str, MetricAgreement]) -> list[str]:
+def _notes(table: JudgedTable, layout: RowLayout, results: dict[str, MetricAgreement]) -> list[str]:
     """What the reader must know to read the figures right (plain sentences)."""
     notes = []
     unrated = len(table) - int(layout.rated.sum())

@@ -21,8 +21,8 @@ from typing import Sequence
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .agreement import (DEFAULT_SAMPLES, DEFAULT_SEED, MEASURES, MetricScores, PairedTest, Progress, _Layout,
-                        _scipy, agreement, best_reference_scores, observe, rescored)
+from .agreement import (DEFAULT_SAMPLES, DEFAULT_SEED, MEASURES, MetricScores, PairedTest, Progress, RowLayout,
+                        agreement, best_reference_scores, observe, rescored, statistic_or_nan)
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import TRAIN, JudgedTable
 from .stat_arrays import RESCORABLE, meteor_scores
@@ -130,7 +130,7 @@ class _Objective:
         if measure not in MEASURES:
             raise ValueError(f"unknown objective {measure!r}; choose from {', '.join(MEASURES)}")
         self.measure, self.config = measure, scores.config
-        self.layout = layout = _Layout.of(table)
+        self.layout = layout = RowLayout.of(table)
         self.reference_stats = scores.reference_stats
         self.single_reference = scores.reference_stats.shape[1] == 1
         self.human = table.human
@@ -157,7 +157,7 @@ class _Objective:
         kind = self.measure.split(".")[1]
         if self.measure == "segment.kendall":
             human = self.human[self.rated]
-            return np.array([_scipy(scipy_stats.kendalltau, s[self.rated], human) for s in segment])
+            return np.array([statistic_or_nan(scipy_stats.kendalltau, s[self.rated], human) for s in segment])
         if self.measure == "segment.kendall_grouped":
             taus = kendall_b(segment[:, self.rated], self.human[self.rated], self.item_pairs)
             defined = ~np.isnan(taus)
