@@ -4,7 +4,13 @@ judgments (system and segment level, with bootstrap intervals and paired tests),
 
 Scoring is the slow part (TER ~3 ms a row, METEOR 1-2 ms): each metric's scores are cached by
 the data's hash, the human column and the metric's configuration, so changing the metric list,
-the plots or the tuning never rescores what is already scored."""
+the plots or the tuning never rescores what is already scored.
+
+State: every choice and the uploaded table are kept across pages (page_state; the upload by name
+and bytes, since Streamlit's uploader forgets its file when its page is left).
+
+Layout: one function per section, called in order at the bottom; the views are in
+components/agreement_views.py."""
 from __future__ import annotations
 
 import hashlib
@@ -13,6 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from app_pages import page_state
 from components import agreement_views as views
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis import agreement as agree
@@ -21,11 +28,16 @@ from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_t
 from meteor_core.config import PRESET_NAMES
 from meteor_core.textio import MAX_FILE_BYTES, InputError
 
+PAGE = "agreement"
 BUNDLED = Path(__file__).resolve().parent.parent / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz"
 SOURCES = ("Bundled: WMT21 TED talks zh→en with MQM scores (3,696 rows, 14 systems)",
            "Upload a table (JSONL, TSV or CSV; .gz allowed)")
 BY_SEG_ID = "(lower half of the sorted seg_ids)"
 CUSTOM = "custom"
+CUSTOM_KEYS = tuple(f"agr_custom_{p}_{preset}" for preset in PRESET_NAMES for p in ("alpha", "beta", "gamma", "syn"))
+KEPT = ("agr_source", "agr_samples", "agr_seed", "agr_human", "agr_split", "agr_metrics", "agr_test_measure",
+        "agr_plot_metric", "agr_tune_preset", "agr_tune_params", "agr_tune_objective", "agr_tune_steps",
+        "agr_heat_x", "agr_heat_y", "agr_custom_on", "agr_custom_preset") + CUSTOM_KEYS
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -88,165 +100,228 @@ def _score_all(table_key, table, metrics: dict) -> dict:
             for k, (name, metric) in enumerate(metrics.items())}
 
 
-def _custom_config() -> MeteorConfig | None:
-    with st.sidebar.expander("Your own METEOR configuration"):
-        on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on")
-        preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset")
+def _defaults() -> None:
+    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
+    values can be put back without Streamlit warning about two sources)."""
+    for key, value in (("agr_source", SOURCES[0]), ("agr_samples", agree.DEFAULT_SAMPLES),
+                       ("agr_seed", agree.DEFAULT_SEED), ("agr_metrics", list(agree.METRIC_NAMES)),
+                       ("agr_split", BY_SEG_ID), ("agr_tune_params", ["alpha", "beta", "gamma"]),
+                       ("agr_tune_objective", tuning.DEFAULT_OBJECTIVE), ("agr_tune_steps", tuning.DEFAULT_STEPS),
+                       ("agr_custom_on", False), ("agr_custom_preset", PRESET_NAMES[0])):
+        st.session_state.setdefault(key, value)
+    for preset in PRESET_NAMES:
         base = MeteorConfig.preset(preset)
-        alpha = st.slider("α", 0.0, 1.0, base.alpha, 0.05, key=f"agr_custom_alpha_{preset}")
-        beta = st.slider("β", 0.0, 6.0, base.beta, 0.05, key=f"agr_custom_beta_{preset}")
-        gamma = st.slider("γ", 0.0, 1.0, base.gamma, 0.05, key=f"agr_custom_gamma_{preset}")
-        synonyms = st.checkbox("synonym stage", True, key=f"agr_custom_syn_{preset}")
+        for p in ("alpha", "beta", "gamma"):
+            st.session_state.setdefault(f"agr_custom_{p}_{preset}", getattr(base, p))
+        st.session_state.setdefault(f"agr_custom_syn_{preset}", True)
+
+
+def _choose(key: str, options, fallback) -> None:
+    """Before drawing a widget whose options depend on the data: a kept value that is no longer
+    among them gives way to ``fallback``."""
+    value = st.session_state.get(key)
+    if isinstance(value, list):
+        st.session_state[key] = [v for v in value if v in options]
+    elif value not in options:
+        st.session_state[key] = fallback
+
+
+def settings() -> tuple[int, int, MeteorConfig | None]:
+    """The sidebar: bootstrap samples, seed and the user's own METEOR configuration."""
+    with st.sidebar:
+        st.header("Settings")
+        samples = int(st.number_input("Bootstrap samples", 100, 10_000, step=100, key="agr_samples"))
+        seed = int(st.number_input("Seed", 0, 2**31 - 1, key="agr_seed"))
+        with st.expander("Your own METEOR configuration"):
+            on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on")
+            preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset")
+            alpha = st.slider("α", 0.0, 1.0, step=0.05, key=f"agr_custom_alpha_{preset}")
+            beta = st.slider("β", 0.0, 6.0, step=0.05, key=f"agr_custom_beta_{preset}")
+            gamma = st.slider("γ", 0.0, 1.0, step=0.05, key=f"agr_custom_gamma_{preset}")
+            synonyms = st.checkbox("synonym stage", key=f"agr_custom_syn_{preset}")
     if not on:
-        return None
+        return samples, seed, None
+    base = MeteorConfig.preset(preset)
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
-    return replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
+    return samples, seed, replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
 
 
-# --- inputs --------------------------------------------------------------------------------
-
-st.title("Agreement with people")
-st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
-           "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "
-           "from a bootstrap over segments, and paired tests between metrics. TER is negated so that higher is "
-           "better everywhere.")
-with st.sidebar:
-    st.header("Settings")
-    samples = int(st.number_input("Bootstrap samples", 100, 10_000, agree.DEFAULT_SAMPLES, step=100, key="agr_samples"))
-    seed = int(st.number_input("Seed", 0, 2**31 - 1, agree.DEFAULT_SEED, key="agr_seed"))
-custom = _custom_config()
-
-source = st.radio("Judgments", SOURCES, key="agr_source")
-if source == SOURCES[0]:
-    data, name = BUNDLED.read_bytes(), BUNDLED.name
-else:
+def _uploaded_table() -> tuple[bytes, str] | None:
+    """The uploaded table, kept in the session: coming back to the page gives it back (the
+    uploader itself starts empty); removing it from the uploader forgets it."""
     upload = st.file_uploader("Table", type=["jsonl", "json", "tsv", "csv", "gz"], key="agr_table",
                               max_upload_size=MAX_FILE_BYTES // 2**20)
     st.caption(f"One row per (segment, system): columns {', '.join(TEXT_COLUMNS)} (more references as reference2, "
                f"reference3, …), optional {SOURCE_COLUMN}, and a numeric human-score column; an empty score means "
                f"not rated. UTF-8, up to {MAX_FILE_BYTES // 2**20} MiB.")
-    if upload is None:
-        st.info("Upload a table, or pick the bundled set above.")
-        st.stop()
-    data, name = upload.getvalue(), upload.name
-data_hash = hashlib.sha256(data).hexdigest()
+    if upload is not None:
+        st.session_state.agr_upload = (upload.getvalue(), upload.name)
+    elif st.session_state.get("_agr_had_upload"):  # it had a file on the last run: the user removed it
+        st.session_state.pop("agr_upload", None)
+    st.session_state["_agr_had_upload"] = upload is not None
+    kept = st.session_state.get("agr_upload")
+    if upload is None and kept:
+        st.text(f"Using the table uploaded earlier in this session: {kept[1]}. Upload another to replace it.")
+        if st.button("Forget this table", key="agr_forget"):
+            st.session_state.pop("agr_upload", None)
+            return None
+    return st.session_state.get("agr_upload")
 
-try:
-    raw = _parse(data_hash, data, name)
-    numeric = raw.numeric_columns()
-    if not numeric:
-        others = [c for c in raw.header if c not in TEXT_COLUMNS and c != SOURCE_COLUMN]
-        if others:  # say what is wrong with the likeliest human column (text in it, nothing rated…)
-            judged_table(raw, "human" if "human" in others else others[0])
-        raise InputError(f"{name}: no numeric column to use as the human score (besides {', '.join(TEXT_COLUMNS)}). "
-                         f"Columns found: {', '.join(raw.header)}")
-    c1, c2, c3 = st.columns([1, 1, 2])
-    preferred = next((c for c in ("human", "mqm") if c in numeric), numeric[0])
-    human = c1.selectbox("Human score column", numeric, index=numeric.index(preferred), key="agr_human")
-    split_choices = [BY_SEG_ID] + [c for c in raw.header if c not in TEXT_COLUMNS and c not in (SOURCE_COLUMN, human)
-                                   and c not in numeric]
-    split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split")
-    metric_names = c3.multiselect("Metrics", agree.METRIC_NAMES, default=list(agree.METRIC_NAMES), key="agr_metrics")
-    table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
-except InputError as exc:
-    st.warning(str(exc))
-    st.stop()
 
-metrics = {n: n for n in metric_names}
-if custom is not None:
-    metrics[CUSTOM] = custom
-if not metrics:
-    st.info("Choose at least one metric.")
-    st.stop()
-table_key = (data_hash, human, split)
-try:
-    scored = _score_all(table_key, table, metrics)
-except WordNetMissingError as exc:
-    st.error(str(exc))
-    st.stop()
-except ValueError as exc:  # e.g. a segment over the length limit
-    st.warning(str(exc))
-    st.stop()
-
-report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
-                    list(scored.values()))
-
-# --- figures -------------------------------------------------------------------------------
-
-st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
-for note in report.notes:
-    st.caption(note)
-st.markdown("**System level**: corpus score against the mean human score per system.")
-system_table = views.figures_table(report, "system")
-st.dataframe(system_table, hide_index=True, key="agr_system_table",
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in system_table.columns
-                            if system_table[c].dtype.kind == "f"})
-st.markdown("**Segment level**: sentence score against the human score, over all rated rows and within each segment.")
-segment_table = views.figures_table(report, "segment")
-st.dataframe(segment_table, hide_index=True, key="agr_segment_table",
-             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in segment_table.columns
-                            if segment_table[c].dtype.kind == "f"})
-st.caption(f"95% intervals: {samples:,} bootstrap samples of the seg_ids (seed {seed}); every row of a drawn "
-           "segment comes along.")
-with st.expander("Highest on each figure"):
-    for line in views.best_summary(report):
-        st.text(line)
-
-if len(report.metrics) >= 2:
-    st.markdown("**Does one metric agree significantly better than another?** (paired bootstrap over segments)")
-    measure = st.selectbox("Figure", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_test_measure")
-    paired = views.paired_table(report, measure)
-    st.dataframe(paired, hide_index=True, key="agr_paired",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in paired.columns
-                                if paired[c].dtype.kind == "f"})
-
-st.subheader("Plots")
-shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric")
-tab_system, tab_segment, tab_table = st.tabs(["System level", "Segment level", "Systems table"])
-tab_system.plotly_chart(views.system_scatter(report, shown, human), key="agr_scatter")
-tab_segment.plotly_chart(views.segment_density(table.human, scored[shown].segment, shown, human), key="agr_density")
-tab_table.dataframe(views.systems_table(report, shown), hide_index=True, key="agr_systems")
-
-# --- tuning --------------------------------------------------------------------------------
-
-st.subheader("Tune METEOR on these judgments")
-st.caption("Aligns once, then rescores a grid of α, β, γ (δ for meteor15) from the statistics; the best point on "
-           "the training rows is then scored on the held-out rows beside the defaults.")
-t1, t2, t3, t4 = st.columns(4)
-tune_preset = t1.selectbox("METEOR", PRESET_NAMES + ((CUSTOM,) if custom is not None else ()), key="agr_tune_preset")
-tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset)
-tunable = ["alpha", "beta", "gamma"] + (["delta"] if tune_config.scoring == "meteor1x" else [])
-parameters = t2.multiselect("Parameters", tunable, default=["alpha", "beta", "gamma"], key="agr_tune_params",
-                            format_func=views.GREEK.get)
-objective = t3.selectbox("Objective", agree.MEASURES, index=agree.MEASURES.index(tuning.DEFAULT_OBJECTIVE),
-                         format_func=views.MEASURE_NAMES.get, key="agr_tune_objective")
-steps = int(t4.number_input("Values per parameter", 2, 41, tuning.DEFAULT_STEPS, key="agr_tune_steps"))
-tune_key = (table_key, _metric_key(tune_config), tuple(parameters), objective, steps, samples, seed)
-if st.button("Tune", key="agr_tune_go", disabled=not parameters):
-    scores = scored.get(tune_preset) or _score_all(table_key, table, {tune_preset: tune_config})[tune_preset]
+def test_set():
+    """The judgments chosen (bundled or uploaded), their human and split columns and the metrics;
+    stops the page with a message when something is missing or wrong."""
+    source = st.radio("Judgments", SOURCES, key="agr_source")
+    if source == SOURCES[0]:
+        data, name = BUNDLED.read_bytes(), BUNDLED.name
+    else:
+        chosen = _uploaded_table()
+        if chosen is None:
+            st.info("Upload a table, or pick the bundled set above.")
+            st.stop()
+        data, name = chosen
+    data_hash = hashlib.sha256(data).hexdigest()
     try:
-        st.session_state.agr_tuned = (tune_key, _tune(table_key, _metric_key(tune_config), tuple(parameters),
-                                                       objective, steps, samples, seed, table, scores))
-    except ValueError as exc:
+        raw = _parse(data_hash, data, name)
+        numeric = raw.numeric_columns()
+        if not numeric:
+            others = [c for c in raw.header if c not in TEXT_COLUMNS and c != SOURCE_COLUMN]
+            if others:  # say what is wrong with the likeliest human column (text in it, nothing rated…)
+                judged_table(raw, "human" if "human" in others else others[0])
+            raise InputError(f"{name}: no numeric column to use as the human score (besides "
+                             f"{', '.join(TEXT_COLUMNS)}). Columns found: {', '.join(raw.header)}")
+        c1, c2, c3 = st.columns([1, 1, 2])
+        _choose("agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0]))
+        human = c1.selectbox("Human score column", numeric, key="agr_human")
+        split_choices = [BY_SEG_ID] + [c for c in raw.header if c not in TEXT_COLUMNS + (SOURCE_COLUMN, human)
+                                       and c not in numeric]
+        _choose("agr_split", split_choices, BY_SEG_ID)
+        split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split")
+        metric_names = c3.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
+        table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
+    except InputError as exc:
         st.warning(str(exc))
-saved = st.session_state.get("agr_tuned")
-if saved and saved[0] == tune_key:
-    result = saved[1]
+        st.stop()
+    return table, (data_hash, human, split), metric_names
+
+
+def score_metrics(table, table_key, metrics: dict) -> dict:
+    try:
+        return _score_all(table_key, table, metrics)
+    except WordNetMissingError as exc:
+        st.error(str(exc))
+    except ValueError as exc:  # e.g. a segment over the length limit
+        st.warning(str(exc))
+    st.stop()
+
+
+def _number_columns(frame) -> dict:
+    return {c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns if frame[c].dtype.kind == "f"}
+
+
+def figures_section(report, samples: int, seed: int) -> None:
+    st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
+    for note in report.notes:
+        st.caption(note)
+    st.markdown("**System level**: corpus score against the mean human score per system.")
+    system_table = views.figures_table(report, "system")
+    st.dataframe(system_table, hide_index=True, key="agr_system_table", column_config=_number_columns(system_table))
+    st.markdown("**Segment level**: sentence score against the human score, over all rated rows and within each "
+                "segment.")
+    segment_table = views.figures_table(report, "segment")
+    st.dataframe(segment_table, hide_index=True, key="agr_segment_table", column_config=_number_columns(segment_table))
+    st.caption(f"95% intervals: {samples:,} bootstrap samples of the seg_ids (seed {seed}); every row of a drawn "
+               "segment comes along.")
+    with st.expander("Highest on each figure"):
+        for line in views.best_summary(report):
+            st.text(line)
+    if len(report.metrics) >= 2:
+        st.markdown("**Does one metric agree significantly better than another?** (paired bootstrap over segments)")
+        measure = st.selectbox("Figure", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_test_measure")
+        paired = views.paired_table(report, measure)
+        st.dataframe(paired, hide_index=True, key="agr_paired", column_config=_number_columns(paired))
+
+
+def plots_section(report, table, scored: dict, human: str) -> None:
+    st.subheader("Plots")
+    _choose("agr_plot_metric", list(report.metrics), next(iter(report.metrics)))
+    shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric")
+    tab_system, tab_segment, tab_table = st.tabs(["System level", "Segment level", "Systems table"])
+    tab_system.plotly_chart(views.system_scatter(report, shown, human), key="agr_scatter")
+    tab_segment.plotly_chart(views.segment_density(table.human, scored[shown].segment, shown, human), key="agr_density")
+    tab_table.dataframe(views.systems_table(report, shown), hide_index=True, key="agr_systems")
+
+
+def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, samples: int, seed: int) -> None:
+    st.subheader("Tune METEOR on these judgments")
+    st.caption("Aligns once, then rescores a grid of α, β, γ (δ for meteor15) from the statistics; the best point "
+               "on the training rows is then scored on the held-out rows beside the defaults.")
+    t1, t2, t3, t4 = st.columns(4)
+    presets = list(PRESET_NAMES) + ([CUSTOM] if custom is not None else [])
+    _choose("agr_tune_preset", presets, PRESET_NAMES[0])
+    tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset")
+    tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset)
+    tunable = ["alpha", "beta", "gamma"] + (["delta"] if tune_config.scoring == "meteor1x" else [])
+    _choose("agr_tune_params", tunable, [])
+    parameters = t2.multiselect("Parameters", tunable, key="agr_tune_params", format_func=views.GREEK.get)
+    objective = t3.selectbox("Objective", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_tune_objective")
+    steps = int(t4.number_input("Values per parameter", 2, 41, key="agr_tune_steps"))
+    tune_key = (table_key, _metric_key(tune_config), tuple(parameters), objective, steps, samples, seed)
+    if st.button("Tune", key="agr_tune_go", disabled=not parameters):
+        scores = scored.get(tune_preset) or _score_all(table_key, table, {tune_preset: tune_config})[tune_preset]
+        try:
+            st.session_state.agr_tuned = (tune_key, _tune(table_key, _metric_key(tune_config), tuple(parameters),
+                                                           objective, steps, samples, seed, table, scores))
+        except ValueError as exc:
+            st.warning(str(exc))
+    saved = st.session_state.get("agr_tuned")
+    if saved and saved[0] == tune_key:
+        tuning_result(saved[1])
+
+
+def tuning_result(result) -> None:
     st.text(f"{result.points:,} grid points rescored in {result.seconds:.2f} s. Split: {result.split} "
             f"({result.train_segments} training / {result.heldout_segments} held-out segments).")
     result_table = views.tuning_table(result)
-    st.dataframe(result_table, hide_index=True, key="agr_tune_table",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in result_table.columns
-                                if result_table[c].dtype.kind == "f"})
+    st.dataframe(result_table, hide_index=True, key="agr_tune_table", column_config=_number_columns(result_table))
     test = result.heldout_test
     if test is not None and test.p_value == test.p_value:
         st.text(f"Held out, best − default = {test.delta:+.4f} (95% CI {test.ci_low:+.4f} … {test.ci_high:+.4f}), "
                 f"p = {test.p_value:.4f}: {'significant' if test.significant else 'not significant'} at 0.05.")
-    if len(result.parameters) >= 2:
-        h1, h2 = st.columns(2)
-        x = h1.selectbox("Heatmap x", result.parameters, index=0, format_func=views.GREEK.get, key="agr_heat_x")
-        y_choices = [p for p in result.parameters if p != x]
-        y = h2.selectbox("Heatmap y", y_choices, index=0, format_func=views.GREEK.get, key="agr_heat_y")
-        st.plotly_chart(views.tuning_heatmap(result, x, y), key="agr_heatmap")
-    else:
+    if len(result.parameters) == 1:
         st.plotly_chart(views.tuning_line(result, result.parameters[0]), key="agr_tune_line")
+        return
+    h1, h2 = st.columns(2)
+    _choose("agr_heat_x", result.parameters, result.parameters[0])
+    x = h1.selectbox("Heatmap x", result.parameters, format_func=views.GREEK.get, key="agr_heat_x")
+    y_choices = [p for p in result.parameters if p != x]
+    _choose("agr_heat_y", y_choices, y_choices[0])
+    y = h2.selectbox("Heatmap y", y_choices, format_func=views.GREEK.get, key="agr_heat_y")
+    st.plotly_chart(views.tuning_heatmap(result, x, y), key="agr_heatmap")
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+if page_state.entered(PAGE):
+    st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
+page_state.restore(KEPT)
+_defaults()
+st.title("Agreement with people")
+st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
+           "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "
+           "from a bootstrap over segments, and paired tests between metrics. TER is negated so that higher is "
+           "better everywhere.")
+samples, seed, custom = settings()
+table, table_key, metric_names = test_set()
+page_state.keep(KEPT)
+metrics = {n: n for n in metric_names} | ({CUSTOM: custom} if custom is not None else {})
+if not metrics:
+    st.info("Choose at least one metric.")
+    st.stop()
+scored = score_metrics(table, table_key, metrics)
+report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
+                    list(scored.values()))
+figures_section(report, samples, seed)
+plots_section(report, table, scored, table_key[1])
+tuning_section(table, table_key, scored, custom, samples, seed)
+page_state.keep(KEPT)

@@ -137,6 +137,19 @@ def test_custom_configuration_joins_the_metrics(page):
     assert "custom" in at.selectbox(key="agr_tune_preset").options
 
 
+def test_choices_and_the_upload_survive_another_page(page):
+    at = upload(page, table_bytes(), metrics=("bleu", "chrf"))
+    at.number_input(key="agr_seed").set_value(7).run()
+    at = at.switch_page("app_pages/explore.py").run()
+    at = at.switch_page("app_pages/agreement.py").run()
+    assert not at.exception and not at.warning
+    assert at.multiselect(key="agr_metrics").value == ["bleu", "chrf"] and at.number_input(key="agr_seed").value == 7
+    assert any("Using the table uploaded earlier in this session: judged.jsonl" in t.value for t in at.text)
+    assert list(frame(at, "Pearson").metric) == ["bleu", "chrf"]
+    at.button(key="agr_forget").click().run()
+    assert any("Upload a table" in i.value for i in at.info)
+
+
 # --- the views on their own ------------------------------------------------------------------
 
 def test_views():
