@@ -14,6 +14,7 @@ from meteor_core.analysis import agreement as agree
 from meteor_core.analysis.judgments import load_judgments, read_judgments
 from meteor_core.analysis.stat_arrays import stat_matrix
 from meteor_core.analysis.tuning import default_grid, parse_parameters, split_rows, tune
+from meteor_core.cli import main
 
 MQM = ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz"
 
@@ -172,11 +173,12 @@ def test_agree_cli_text_and_custom_configuration(tmp_path):
     (None, ["--human", "mqm", "--tune", "delta"], "tune it with --preset meteor15"),
     (None, ["--human", "mqm", "--tune", "alpha", "--steps", "1"], "steps must be >= 2"),
 ])
-def test_agree_cli_errors_are_one_line(tmp_path, rows, args, message):
+def test_agree_cli_errors_are_one_line(tmp_path, capsys, rows, args, message):
     rows = rows if rows is not None else mqm_rows(below=86)
     (tmp_path / "t.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    p = run_cli("--table", str(tmp_path / "t.jsonl"), "--samples", "20", "--metrics", "bleu", *args)
-    assert p.returncode == 2 and message in p.stderr, p.stderr
-    assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    missing = run_cli("--table", str(tmp_path / "absent.jsonl"))
-    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    code = main(["agree", "--table", str(tmp_path / "t.jsonl"), "--samples", "20", "--metrics", "bleu", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main(["agree", "--table", str(tmp_path / "absent.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
