@@ -116,6 +116,13 @@ def _defaults() -> None:
         st.session_state.setdefault(f"agr_custom_syn_{preset}", True)
 
 
+def _problem(headline: str, message: str) -> None:
+    """A fixed warning and under it the message, as plain text: messages quote the user's file
+    (its name, columns, cells, system names), which must never be read as Markdown."""
+    st.warning(headline, icon=":material/warning:")
+    st.text(message)
+
+
 def _choose(key: str, options, fallback) -> None:
     """Before drawing a widget whose options depend on the data: a kept value that is no longer
     among them gives way to ``fallback``."""
@@ -200,7 +207,7 @@ def test_set():
         metric_names = c3.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
         table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
     except InputError as exc:
-        st.warning(str(exc))
+        _problem("This table cannot be used as it is:", str(exc))
         st.stop()
     return table, (data_hash, human, split), metric_names
 
@@ -211,7 +218,7 @@ def score_metrics(table, table_key, metrics: dict) -> dict:
     except WordNetMissingError as exc:
         st.error(str(exc))
     except ValueError as exc:  # e.g. a segment over the length limit
-        st.warning(str(exc))
+        _problem("Scoring stopped:", str(exc))
     st.stop()
 
 
@@ -221,8 +228,8 @@ def _number_columns(frame) -> dict:
 
 def figures_section(report, samples: int, seed: int) -> None:
     st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
-    for note in report.notes:
-        st.caption(note)
+    for note in report.notes:  # they name columns and systems: plain text
+        st.text(note)
     st.markdown("**System level**: corpus score against the mean human score per system.")
     system_table = views.figures_table(report, "system")
     st.dataframe(system_table, hide_index=True, key="agr_system_table", column_config=_number_columns(system_table))
@@ -273,7 +280,7 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
             st.session_state.agr_tuned = (tune_key, _tune(table_key, _metric_key(tune_config), tuple(parameters),
                                                            objective, steps, samples, seed, table, scores))
         except ValueError as exc:
-            st.warning(str(exc))
+            _problem("Tuning did not run:", str(exc))
     saved = st.session_state.get("agr_tuned")
     if saved and saved[0] == tune_key:
         tuning_result(saved[1])

@@ -102,7 +102,8 @@ def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
 def test_bad_tables_get_a_message(page, data, name, message):
     at = upload(page, data, name)
     assert not at.exception
-    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+    assert [w.value for w in at.warning] == ["This table cannot be used as it is:"]
+    assert any(message in t.value for t in at.text), [t.value for t in at.text]  # plain text: never Markdown
 
 
 def test_unrated_rows_are_counted(page):
@@ -110,7 +111,20 @@ def test_unrated_rows_are_counted(page):
     rows[0]["human"] = None
     at = upload(page, "\n".join(json.dumps(r) for r in rows).encode())
     assert not at.exception
-    assert any("1 of 20 rows have no human score" in c.value for c in at.caption)
+    assert any("1 of 20 rows have no human score" in t.value for t in at.text)
+
+
+def test_names_in_notes_and_messages_are_never_markdown(page):
+    hostile = "![x](http://127.0.0.1:9/trap.png) **bold**"
+    rows = [json.loads(line) for line in table_bytes(systems=SYSTEMS + [hostile]).decode().splitlines()]
+    for r in rows:
+        if r["system"] == hostile:
+            r["human"] = None  # a system nobody rated: the notes name it
+    at = upload(page, "\n".join(json.dumps(r) for r in rows).encode())
+    assert not at.exception
+    assert any(hostile in t.value for t in at.text)
+    markdown = [e.value for e in list(at.markdown) + list(at.caption) + list(at.warning) + list(at.info)]
+    assert not any("trap.png" in m or "**bold**" in m for m in markdown)
 
 
 def test_tuning_shows_table_and_heatmap(page):
