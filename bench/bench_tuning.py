@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from meteor_core import MeteorConfig, score  # noqa: E402
 from meteor_core.analysis import agreement, tuning  # noqa: E402
 from meteor_core.analysis.judgments import JudgedTable, read_judgments  # noqa: E402
-from meteor_core.analysis.stat_arrays import from_row  # noqa: E402
+from meteor_core.metric import stats_from_row as from_row  # noqa: E402
 from meteor_core.stats import compute  # noqa: E402
 
 MQM = Path(__file__).resolve().parent.parent / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz"

@@ -61,7 +61,8 @@ def paired_table(report, measure: str) -> pd.DataFrame:
         else:
             verdict = f"{t.a if t.delta > 0 else t.b} agrees better"
         rows.append({"metric A": t.a, "metric B": t.b, "A − B": t.delta, "95% CI low": t.ci_low,
-                     "95% CI high": t.ci_high, "p-value": t.p_value, "verdict (p < 0.05)": verdict})
+                     "95% CI high": t.ci_high, "p-value": t.p_value, "p (Holm, all pairs)": t.p_holm,
+                     "verdict (p < 0.05)": verdict})
     return pd.DataFrame(rows)
 
 

@@ -17,7 +17,8 @@ from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import sacrebleu_metrics
 from meteor_core.analysis.correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from meteor_core.analysis.judgments import load_judgments, read_judgments, read_table
-from meteor_core.analysis.stat_arrays import from_row, meteor_scores, stat_matrix
+from meteor_core.analysis.stat_arrays import meteor_scores, stat_matrix
+from meteor_core.metric import stats_from_row as from_row
 from meteor_core.stats import compute
 from meteor_core.textio import InputError
 
@@ -329,4 +330,11 @@ def test_paired_tests(mqm):
     both = agree.agreement(table, [scored[0], noise], samples=200)
     t = both.paired_test("meteor2005", "noise", "segment.kendall")
     assert t.delta > 0 and t.significant and t.ci_low > 0
-    assert len(report.paired_tests()) == 3 * len(agree.MEASURES)
+    tests = report.paired_tests()
+    assert len(tests) == 3 * len(agree.MEASURES)
+    # Holm over the three pairs of each figure: the smallest p times 3, then monotone
+    for measure in agree.MEASURES:
+        ps = sorted((t.p_value, t.p_holm) for t in tests if t.measure == measure)
+        assert ps[0][1] == pytest.approx(min(1.0, 3 * ps[0][0]))
+        assert ps[1][1] == pytest.approx(max(ps[0][1], min(1.0, 2 * ps[1][0])))
+        assert ps[2][1] == pytest.approx(max(ps[1][1], ps[2][0]))

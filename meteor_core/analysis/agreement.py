@@ -34,6 +34,7 @@ from ..scorer import SegmentTooLong, score
 from . import sacrebleu_metrics
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import JudgedTable, row_indices
+from .significance import holm
 from .stat_arrays import COLUMNS, meteor_scores, stat_matrix
 
 SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
@@ -307,6 +308,8 @@ class PairedTest:
     ci_low: float
     ci_high: float
     p_value: float
+    # Holm-adjusted over every pair of metrics on the same figure (set by ``paired_tests``)
+    p_holm: float = float("nan")
 
     @property
     def significant(self) -> bool:
@@ -314,7 +317,7 @@ class PairedTest:
 
     def to_dict(self) -> dict:
         return {"measure": self.measure, "a": self.a, "b": self.b,
-                **{k: _json_number(getattr(self, k)) for k in ("delta", "ci_low", "ci_high", "p_value")},
+                **{k: _json_number(getattr(self, k)) for k in ("delta", "ci_low", "ci_high", "p_value", "p_holm")},
                 "significant": self.significant}
 
 
@@ -344,8 +347,16 @@ class AgreementReport:
         return PairedTest(measure, a, b, float(observed), float(low), float(high), float(p_value))
 
     def paired_tests(self, measures: Sequence[str] = MEASURES) -> list[PairedTest]:
+        """Every pair of metrics on each figure, with p-values Holm-adjusted over the pairs of
+        that figure (15 pairs for six metrics: a raw p of 0.01 alone is weak evidence)."""
         names = list(self.metrics)
-        return [self.paired_test(a, b, m) for m in measures for i, a in enumerate(names) for b in names[i + 1:]]
+        out = []
+        for m in measures:
+            tests = [self.paired_test(a, b, m) for i, a in enumerate(names) for b in names[i + 1:]]
+            defined = [t for t in tests if not np.isnan(t.p_value)]
+            adjusted = dict(zip(map(id, defined), holm([t.p_value for t in defined])))
+            out.extend(replace(t, p_holm=adjusted.get(id(t), np.nan)) for t in tests)
+        return out
 
     def best(self, measure: str) -> str | None:
         """The metric with the highest figure on ``measure``."""

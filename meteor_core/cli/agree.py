@@ -121,7 +121,7 @@ def format_report(report: agree.AgreementReport) -> str:
         for t in significant:
             winner, loser, low, high = (t.a, t.b, t.ci_low, t.ci_high) if t.delta > 0 else (t.b, t.a, -t.ci_high, -t.ci_low)
             lines.append(f"  {t.measure}: {winner} > {loser} by {abs(t.delta):.4f} "
-                         f"(95% CI {low:+.4f} .. {high:+.4f}, p = {t.p_value:.4f})")
+                         f"(95% CI {low:+.4f} .. {high:+.4f}, p = {t.p_value:.4f}, Holm-adjusted {t.p_holm:.4f})")
     for note in report.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
