@@ -35,9 +35,14 @@ SOURCES = ("Bundled: WMT21 TED talks zh→en with MQM scores (3,696 rows, 14 sys
 BY_SEG_ID = "(lower half of the sorted seg_ids)"
 CUSTOM = "custom"
 CUSTOM_KEYS = tuple(f"agr_custom_{p}_{preset}" for preset in PRESET_NAMES for p in ("alpha", "beta", "gamma", "syn"))
-KEPT = ("agr_source", "agr_samples", "agr_seed", "agr_human", "agr_split", "agr_metrics", "agr_test_measure",
-        "agr_plot_metric", "agr_tune_preset", "agr_tune_params", "agr_tune_objective", "agr_tune_steps",
-        "agr_heat_x", "agr_heat_y", "agr_custom_on", "agr_custom_preset") + CUSTOM_KEYS
+# Widgets drawn only once a table is read and scored: a run that stops before them (no table yet,
+# a bad one) leaves them out, and the browser then sends their *widget defaults* when they come
+# back (seen with Chromium: the steps box came back as 2, its minimum), so their kept values are
+# put back over what the browser sends whenever the previous run did not draw them.
+TABLE_WIDGETS = ("agr_human", "agr_split", "agr_test_measure", "agr_plot_metric", "agr_tune_preset",
+                 "agr_tune_params", "agr_tune_objective", "agr_tune_steps")
+KEPT = ("agr_source", "agr_samples", "agr_seed", "agr_metrics", "agr_heat_x", "agr_heat_y", "agr_custom_on",
+        "agr_custom_preset") + TABLE_WIDGETS + CUSTOM_KEYS
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -123,6 +128,15 @@ def _problem(headline: str, message: str) -> None:
     st.text(message)
 
 
+def _restore_table_widgets() -> None:
+    """Kept values of TABLE_WIDGETS win when the last run did not draw them (see TABLE_WIDGETS)."""
+    if not st.session_state.get("_agr_table_widgets_drawn"):
+        for key in TABLE_WIDGETS:
+            if page_state.kept(key) is not None:
+                st.session_state[key] = page_state.kept(key)
+    st.session_state["_agr_table_widgets_drawn"] = False  # until this run draws them
+
+
 def _choose(key: str, options, fallback) -> None:
     """Before drawing a widget whose options depend on the data: a kept value that is no longer
     among them gives way to ``fallback``."""
@@ -133,10 +147,12 @@ def _choose(key: str, options, fallback) -> None:
         st.session_state[key] = fallback
 
 
-def settings() -> tuple[int, int, MeteorConfig | None]:
-    """The sidebar: bootstrap samples, seed and the user's own METEOR configuration."""
+def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
+    """The sidebar: the metrics, bootstrap samples, seed and the user's own METEOR configuration
+    (always drawn, so that no choice is lost while the page waits for a table)."""
     with st.sidebar:
         st.header("Settings")
+        metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
         samples = int(st.number_input("Bootstrap samples", 100, 10_000, step=100, key="agr_samples"))
         seed = int(st.number_input("Seed", 0, 2**31 - 1, key="agr_seed"))
         with st.expander("Your own METEOR configuration"):
@@ -147,10 +163,10 @@ def settings() -> tuple[int, int, MeteorConfig | None]:
             gamma = st.slider("γ", 0.0, 1.0, step=0.05, key=f"agr_custom_gamma_{preset}")
             synonyms = st.checkbox("synonym stage", key=f"agr_custom_syn_{preset}")
     if not on:
-        return samples, seed, None
+        return metric_names, samples, seed, None
     base = MeteorConfig.preset(preset)
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
-    return samples, seed, replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
+    return metric_names, samples, seed, replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
 
 
 def _uploaded_table() -> tuple[bytes, str] | None:
@@ -176,8 +192,8 @@ def _uploaded_table() -> tuple[bytes, str] | None:
 
 
 def test_set():
-    """The judgments chosen (bundled or uploaded), their human and split columns and the metrics;
-    stops the page with a message when something is missing or wrong."""
+    """The judgments chosen (bundled or uploaded) with their human and split columns; stops the
+    page with a message when something is missing or wrong."""
     source = st.radio("Judgments", SOURCES, key="agr_source")
     if source == SOURCES[0]:
         data, name = BUNDLED.read_bytes(), BUNDLED.name
@@ -197,19 +213,18 @@ def test_set():
                 judged_table(raw, "human" if "human" in others else others[0])
             raise InputError(f"{name}: no numeric column to use as the human score (besides "
                              f"{', '.join(TEXT_COLUMNS)}). Columns found: {', '.join(raw.header)}")
-        c1, c2, c3 = st.columns([1, 1, 2])
+        c1, c2 = st.columns(2)
         _choose("agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0]))
         human = c1.selectbox("Human score column", numeric, key="agr_human")
         split_choices = [BY_SEG_ID] + [c for c in raw.header if c not in TEXT_COLUMNS + (SOURCE_COLUMN, human)
                                        and c not in numeric]
         _choose("agr_split", split_choices, BY_SEG_ID)
         split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split")
-        metric_names = c3.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
         table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
     except InputError as exc:
         _problem("This table cannot be used as it is:", str(exc))
         st.stop()
-    return table, (data_hash, human, split), metric_names
+    return table, (data_hash, human, split)
 
 
 def score_metrics(table, table_key, metrics: dict) -> dict:
@@ -312,14 +327,15 @@ def tuning_result(result) -> None:
 if page_state.entered(PAGE):
     st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
 page_state.restore(KEPT)
+_restore_table_widgets()
 _defaults()
 st.title("Agreement with people")
 st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
            "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "
            "from a bootstrap over segments, and paired tests between metrics. TER is negated so that higher is "
            "better everywhere.")
-samples, seed, custom = settings()
-table, table_key, metric_names = test_set()
+metric_names, samples, seed, custom = settings()
+table, table_key = test_set()
 page_state.keep(KEPT)
 metrics = {n: n for n in metric_names} | ({CUSTOM: custom} if custom is not None else {})
 if not metrics:
@@ -331,4 +347,5 @@ report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), 
 figures_section(report, samples, seed)
 plots_section(report, table, scored, table_key[1])
 tuning_section(table, table_key, scored, custom, samples, seed)
+st.session_state["_agr_table_widgets_drawn"] = True
 page_state.keep(KEPT)

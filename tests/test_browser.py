@@ -284,4 +284,14 @@ def test_agreement_page_upload_judgments_see_figures_and_tune(server, tmp_path):
         heatmap.scroll_into_view_if_needed()
         assert "best" in heatmap.inner_text() and "default" in heatmap.inner_text()
         page.screenshot(path=str(ARTIFACTS / "agreement.png"), full_page=True)
+        # the tuning choices survive runs that stop before drawing them (the table removed, then
+        # uploaded again): the browser would send back the widgets' own defaults (steps: 2)
+        page.get_by_label("Remove judged.jsonl").click()
+        page.get_by_text("Upload a table, or pick the bundled set above.").wait_for(timeout=30_000)
+        wait_for_run(page)
+        (tmp_path / "again.jsonl").write_bytes((tmp_path / "judged.jsonl").read_bytes())  # a new file for the input
+        page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(str(tmp_path / "again.jsonl"))
+        page.get_by_text("4 systems, 6 segments, 24 rows").wait_for(timeout=120_000)
+        wait_for_run(page, timeout=120_000)
+        assert page.get_by_label("Values per parameter").input_value() == "11"
         assert not errors, errors
