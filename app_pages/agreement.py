@@ -21,6 +21,8 @@ import streamlit as st
 
 from app_pages import page_state
 from components import agreement_views as views
+from components.plain_text import markdown_literal
+from components.request_budget import OverBudget, request_deadline
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
@@ -69,11 +71,15 @@ def _progress_bar(label: str):
     return bar, update
 
 
+# Each piece of work below runs under the request's time budget (components/request_budget: a
+# stop is a message, and nothing stopped is cached); a metric is one piece, so a large upload
+# scored metric by metric keeps what each finished run cached.
+
 @st.cache_data(show_spinner=False, max_entries=48)
 def _scores(table_key: tuple, metric_key: str, _table, _metric, _label: str):
     """One metric on every row, kept per (data, human column, split, metric configuration)."""
     bar, progress = _progress_bar(_label)
-    scores = agree.score_metric(_table, _metric, progress)
+    scores = agree.score_metric(_table, _metric, request_deadline(_label).progress(progress))
     bar.empty()
     return scores
 
@@ -81,7 +87,7 @@ def _scores(table_key: tuple, metric_key: str, _table, _metric, _label: str):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _agreement(table_key: tuple, metric_keys: tuple, samples: int, seed: int, _table, _scored):
     bar, progress = _progress_bar("Bootstrap samples")
-    report = agree.agreement(_table, _scored, samples, seed, progress)
+    report = agree.agreement(_table, _scored, samples, seed, request_deadline("The bootstrap").progress(progress))
     bar.empty()
     return report
 
@@ -90,7 +96,8 @@ def _agreement(table_key: tuple, metric_keys: tuple, samples: int, seed: int, _t
 def _tune(table_key: tuple, metric_key: str, parameters: tuple, objective: str, steps: int, samples: int, seed: int,
           _table, _scores):
     bar, progress = _progress_bar("Grid points rescored")
-    result = tuning.tune(_table, _scores, parameters, objective, steps, samples=samples, seed=seed, progress=progress)
+    result = tuning.tune(_table, _scores, parameters, objective, steps, samples=samples, seed=seed,
+                         progress=request_deadline("Tuning").progress(progress))
     bar.empty()
     return result
 
@@ -121,11 +128,10 @@ def _defaults() -> None:
         st.session_state.setdefault(f"agr_custom_syn_{preset}", True)
 
 
-def _problem(headline: str, message: str) -> None:
-    """A fixed warning and under it the message, as plain text: messages quote the user's file
-    (its name, columns, cells, system names), which must never be read as Markdown."""
-    st.warning(headline, icon=":material/warning:")
-    st.text(message)
+def _problem(message: str) -> None:
+    """A warning that quotes the user's file (its name, columns, cells, system names): shown as
+    typed, never read as Markdown."""
+    st.warning(markdown_literal(message))
 
 
 def _restore_table_widgets() -> None:
@@ -222,7 +228,7 @@ def test_set():
         split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split")
         table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
     except InputError as exc:
-        _problem("This table cannot be used as it is:", str(exc))
+        _problem(str(exc))
         st.stop()
     return table, (data_hash, human, split)
 
@@ -232,8 +238,8 @@ def score_metrics(table, table_key, metrics: dict) -> dict:
         return _score_all(table_key, table, metrics)
     except WordNetMissingError as exc:
         st.error(str(exc))
-    except ValueError as exc:  # e.g. a segment over the length limit
-        _problem("Scoring stopped:", str(exc))
+    except (ValueError, OverBudget) as exc:  # a segment over the length limit, the time budget
+        _problem(str(exc))
     st.stop()
 
 
@@ -243,8 +249,8 @@ def _number_columns(frame) -> dict:
 
 def figures_section(report, samples: int, seed: int) -> None:
     st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
-    for note in report.notes:  # they name columns and systems: plain text
-        st.text(note)
+    for note in report.notes:  # they name columns and systems
+        st.caption(markdown_literal(note))
     st.markdown("**System level**: corpus score against the mean human score per system.")
     system_table = views.figures_table(report, "system")
     st.dataframe(system_table, hide_index=True, key="agr_system_table", column_config=_number_columns(system_table))
@@ -294,8 +300,8 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
         try:
             st.session_state.agr_tuned = (tune_key, _tune(table_key, _metric_key(tune_config), tuple(parameters),
                                                            objective, steps, samples, seed, table, scores))
-        except ValueError as exc:
-            _problem("Tuning did not run:", str(exc))
+        except (ValueError, OverBudget) as exc:
+            _problem(str(exc))
     saved = st.session_state.get("agr_tuned")
     if saved and saved[0] == tune_key:
         tuning_result(saved[1])
@@ -342,8 +348,12 @@ if not metrics:
     st.info("Choose at least one metric.")
     st.stop()
 scored = score_metrics(table, table_key, metrics)
-report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
-                    list(scored.values()))
+try:
+    report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
+                        list(scored.values()))
+except OverBudget as exc:
+    _problem(f"{exc}. Take fewer bootstrap samples, or run the command line's agree.")
+    st.stop()
 figures_section(report, samples, seed)
 plots_section(report, table, scored, table_key[1])
 tuning_section(table, table_key, scored, custom, samples, seed)

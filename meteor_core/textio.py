@@ -263,9 +263,10 @@ _JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: 
                type(None): "null"}
 
 
-def _jsonl_rows(text: str, name: str) -> tuple[list[str], list[dict[str, str]]]:
+def _jsonl_rows(text: str, name: str, text_only: bool = True) -> tuple[list[str], list[dict[str, str]]]:
     """One JSON object a line; every value a string (a number or null is refused, not turned into
-    text); a key given twice in one object is refused (json would keep the last quietly)."""
+    text) unless ``text_only`` is off (tables of human scores hold numbers and nulls); a key given
+    twice in one object is refused (json would keep the last quietly)."""
     rows = []
     for k, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -290,7 +291,7 @@ def _jsonl_rows(text: str, name: str) -> tuple[list[str], list[dict[str, str]]]:
             raise InputError(f"{name}: line {k} is not a JSON object")
         if repeated:
             raise InputError(f"{name}: line {k} repeats the key(s) {', '.join(map(repr, dict.fromkeys(repeated)))}")
-        for key, value in row.items():
+        for key, value in row.items() if text_only else ():
             if not isinstance(value, str):
                 shown = json.dumps(value, ensure_ascii=False)
                 shown = shown if len(shown) <= 20 else shown[:20] + "…"
@@ -305,19 +306,24 @@ def _jsonl_rows(text: str, name: str) -> tuple[list[str], list[dict[str, str]]]:
     return header, rows
 
 
-def decode_table(data: bytes, name: str) -> TestSet:
-    """A TSV, CSV or JSONL file with columns: source (optional: source or src), one or more
-    reference columns (``REFERENCE_NAME``: ref, ref1, reference_2, ...) and two or more system
-    columns (any other name). The format comes from the extension (.tsv, .csv, .jsonl/.json);
-    otherwise tab-separated if the first line has a tab, else comma-separated."""
+def table_rows(data: bytes, name: str, text_only: bool = True) -> tuple[list[str], list[dict]]:
+    """A TSV, CSV or JSONL file's header and rows. The format comes from the extension (.tsv,
+    .csv, .jsonl/.json); otherwise tab-separated if the first line has a tab, else
+    comma-separated. ``text_only``: see ``_jsonl_rows``."""
     text = decode_text(data, name)
     lower = name.lower()
     if lower.endswith((".jsonl", ".json")):
-        header, rows = _jsonl_rows(text, name)
-    else:
-        first_line = text.split("\n", 1)[0]
-        delimiter = "\t" if lower.endswith(".tsv") or (not lower.endswith(".csv") and "\t" in first_line) else ","
-        header, rows = _delimited_rows(text, name, delimiter)
+        return _jsonl_rows(text, name, text_only)
+    first_line = text.split("\n", 1)[0]
+    delimiter = "\t" if lower.endswith(".tsv") or (not lower.endswith(".csv") and "\t" in first_line) else ","
+    return _delimited_rows(text, name, delimiter)
+
+
+def decode_table(data: bytes, name: str) -> TestSet:
+    """A TSV, CSV or JSONL file (``table_rows``) with columns: source (optional: source or src),
+    one or more reference columns (``REFERENCE_NAME``: ref, ref1, reference_2, ...) and two or
+    more system columns (any other name)."""
+    header, rows = table_rows(data, name)
     if not rows:
         raise InputError(f"{name}: no segments (only a header?)")
     refs = [h for h in header if REFERENCE_NAME.fullmatch(h.strip())]

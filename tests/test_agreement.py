@@ -56,7 +56,9 @@ def test_meteor_scores_equal_compute_row_by_row_and_summed(preset):
     config = MeteorConfig.preset(preset)
     found = _scored_stats(config)
     matrix = stat_matrix(found)
-    assert [from_row(row) for row in matrix] == found
+    # a row is what the segment adds to a corpus (a perfect Meteor 1.x segment adds no chunk)
+    assert [from_row(row) for row in matrix] == [s.corpus_part() for s in found]
+    assert preset == "meteor2005" or any(s.corpus_part() != s for s in found)  # the case is in the data
     # numpy's power may differ from Python's in the last bit, nothing more
     assert np.allclose(meteor_scores(matrix, config), [compute(s, config).score for s in found], rtol=1e-15, atol=0)
     total = sum(found[1:], found[0])
@@ -152,13 +154,13 @@ def test_reader_formats_missing_scores_and_more_references():
      "no human-score column 'human'"),
     (lambda rows: rows, "mqm", "no human-score column 'mqm'"),
     (lambda rows: [r | {"human": "good"} if k == 3 else r for k, r in enumerate(rows)], "human",
-     "must hold numbers; line 4 has 'good'"),
+     "must hold numbers; row 4 has 'good'"),
     (lambda rows: [r | {"system": "only"} | {"seg_id": k} for k, r in enumerate(rows)], "human", "one system only"),
     (lambda rows: [r | {"human": 0} for r in rows], "human", "every human score in 'human' is 0"),
     (lambda rows: [r | {"human": None} for r in rows], "human", "no row has a human score"),
     (lambda rows: [{k: v for k, v in r.items() if k != "seg_id"} for r in rows], "human", "no column 'seg_id'"),
     (lambda rows: rows + rows[:1], "human", "repeats system 'sys0' on seg_id '0'"),
-    (lambda rows: [r | {"reference": ""} if k == 2 else r for k, r in enumerate(rows)], "human", "line 3 has no reference"),
+    (lambda rows: [r | {"reference": ""} if k == 2 else r for k, r in enumerate(rows)], "human", "row 3 has no reference"),
     (lambda rows: [r | {"human": float("inf")} if k == 0 else r for k, r in enumerate(rows)], "human", "must hold numbers"),
     (lambda rows: rows, "reference", "is a text column"),
 ])

@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from components import agreement_views as views
+from components.plain_text import shown_text
 from conftest import ROOT
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis.judgments import load_judgments, read_judgments
@@ -92,7 +93,7 @@ def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
 
 
 @pytest.mark.parametrize("data,name,message", [
-    (table_bytes(human=lambda k: "good" if k == 1 else -k), "t.jsonl", "must hold numbers; line 2 has 'good'"),
+    (table_bytes(human=lambda k: "good" if k == 1 else -k), "t.jsonl", "must hold numbers; row 2 has 'good'"),
     (table_bytes(systems=["only"]), "t.jsonl", "one system only"),
     (table_bytes(human=lambda k: 0), "t.jsonl", "every human score in 'human' is 0"),
     (table_bytes(human=lambda k: None), "t.jsonl", "no row has a human score"),
@@ -102,8 +103,7 @@ def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
 def test_bad_tables_get_a_message(page, data, name, message):
     at = upload(page, data, name)
     assert not at.exception
-    assert [w.value for w in at.warning] == ["This table cannot be used as it is:"]
-    assert any(message in t.value for t in at.text), [t.value for t in at.text]  # plain text: never Markdown
+    assert any(message in shown_text(w.value) for w in at.warning), [w.value for w in at.warning]
 
 
 def test_unrated_rows_are_counted(page):
@@ -111,7 +111,7 @@ def test_unrated_rows_are_counted(page):
     rows[0]["human"] = None
     at = upload(page, "\n".join(json.dumps(r) for r in rows).encode())
     assert not at.exception
-    assert any("1 of 20 rows have no human score" in t.value for t in at.text)
+    assert any("1 of 20 rows have no human score" in shown_text(c.value) for c in at.caption)
 
 
 def test_names_in_notes_and_messages_are_never_markdown(page):
@@ -122,9 +122,19 @@ def test_names_in_notes_and_messages_are_never_markdown(page):
             r["human"] = None  # a system nobody rated: the notes name it
     at = upload(page, "\n".join(json.dumps(r) for r in rows).encode())
     assert not at.exception
-    assert any(hostile in t.value for t in at.text)
-    markdown = [e.value for e in list(at.markdown) + list(at.caption) + list(at.warning) + list(at.info)]
-    assert not any("trap.png" in m or "**bold**" in m for m in markdown)
+    notes = [c.value for c in at.caption if "without any human score" in shown_text(c.value)]
+    assert len(notes) == 1 and hostile in shown_text(notes[0])  # shown as typed
+    assert "![x](" not in notes[0] and "**bold**" not in notes[0]  # escaped: no image, no bold
+
+
+def test_work_over_the_request_budget_stops_with_a_message(page, monkeypatch):
+    monkeypatch.setenv("METEOR_REQUEST_SECONDS", "1e-9")
+    at = upload(page, table_bytes(), metrics=("meteor2005",))
+    assert not at.exception
+    assert any("stopped after 1e-09 s (the limit per request)" in shown_text(w.value) for w in at.warning)
+    monkeypatch.delenv("METEOR_REQUEST_SECONDS")
+    at.run()  # nothing stopped was cached: it runs again, to the end
+    assert not at.warning and list(frame(at, "Pearson").metric) == ["meteor2005"]
 
 
 def test_tuning_shows_table_and_heatmap(page):

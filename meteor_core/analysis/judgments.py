@@ -7,21 +7,20 @@ optionally, a split column saying which rows are for training (``train``) and wh
 out (``heldout`` or ``test``). JSONL, TSV or CSV, gzipped or not. An empty human score
 (empty cell, JSON null, NA, NaN) is *missing*: the row is scored but left out of correlations.
 
-Every problem is an ``InputError`` with a one-line message naming the file and the row.
+Every problem is an ``InputError`` with a one-line message naming the file and the row (rows
+counted from 1, the header and blank lines left out).
 """
 from __future__ import annotations
 
-import csv
 import json
 import math
 import re
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from ..textio import MAX_FILE_BYTES, InputError, decode_segments
+from ..textio import MAX_FILE_BYTES, InputError, read_capped, table_rows
 
 DEFAULT_HUMAN = "human"
 TEXT_COLUMNS = ("system", "seg_id", "hypothesis", "reference")
@@ -39,7 +38,6 @@ class RawTable:
     name: str
     header: list[str]
     rows: list[dict]  # column -> value (str from TSV/CSV; any JSON value from JSONL)
-    lines: list[int]  # each row's line in the file, for messages
 
     def numeric_columns(self) -> list[str]:
         """Columns other than the text ones whose filled cells are all numbers: the choices
@@ -131,42 +129,15 @@ def _gunzip(data: bytes, name: str) -> bytes:
 
 
 def read_table(data: bytes, name: str) -> RawTable:
-    """Bytes of a JSONL, TSV or CSV file (``.gz`` allowed) -> header and rows."""
-    lower = name.lower()
-    if lower.endswith(".gz"):
-        data, lower = _gunzip(data, name), lower[:-3]
-    lines = decode_segments(data, name)  # size, UTF-8, NUL and line-count checks
-    rows, numbers = [], []
-    if lower.endswith((".jsonl", ".json")):
-        for k, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{name}: line {k} is not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{name}: line {k} is not a JSON object")
-            rows.append({str(key): value for key, value in row.items()})
-            numbers.append(k)
-        header = list(dict.fromkeys(key for row in rows for key in row))
-    else:
-        delimiter = "\t" if lower.endswith(".tsv") or "\t" in lines[0] else ","
-        try:
-            header, *records = list(csv.reader(lines, delimiter=delimiter))
-        except (csv.Error, ValueError) as exc:
-            raise InputError(f"{name}: cannot parse as {'TSV' if delimiter == chr(9) else 'CSV'} ({exc})") from None
-        header = [h.strip() for h in header]
-        for k, record in enumerate(records, start=2):
-            if not any(cell.strip() for cell in record):
-                continue
-            if len(record) != len(header):
-                raise InputError(f"{name}: line {k} has {len(record)} fields, the header has {len(header)}")
-            rows.append(dict(zip(header, record)))
-            numbers.append(k)
+    """Bytes of a JSONL, TSV or CSV file (``.gz`` allowed) -> header and rows, read by textio's
+    table reader (the csv module's quoting, header checks, repeated keys refused); a JSON number
+    or null is a value here (a score, a missing one), not an error."""
+    if name.lower().endswith(".gz"):
+        data, name = _gunzip(data, name), name[:-3]
+    header, rows = table_rows(data, name, text_only=False)
     if not rows:
         raise InputError(f"{name}: no rows (only a header?)")
-    return RawTable(name, header, rows, numbers)
+    return RawTable(name, header, rows)
 
 
 def _segment_order(seg_ids) -> tuple[str, ...]:
@@ -197,29 +168,30 @@ def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | 
         raise InputError(f"{name}: no split column {split_column!r}. Columns found: {', '.join(raw.header)}")
 
     systems, seg_ids, hyps, refs, scores, split = [], [], [], [], [], []
-    seen: dict[tuple[str, str], int] = {}
-    for row, line in zip(raw.rows, raw.lines):
+    seen: dict[tuple[str, str], str] = {}
+    for number, row in enumerate(raw.rows, start=1):
+        place = f"row {number}"  # the header is not a row; blank lines are not rows
         texts = {}
         for column in TEXT_COLUMNS:
             value = row.get(column)
             if value is None or (column != "hypothesis" and str(value).strip() == ""):
-                raise InputError(f"{name}: line {line} has no {column}")
+                raise InputError(f"{name}: {place} has no {column}")
             texts[column] = str(value)
         key = (texts["system"], texts["seg_id"])
         if key in seen:
-            raise InputError(f"{name}: line {line} repeats system {key[0]!r} on seg_id {key[1]!r} "
-                             f"(first on line {seen[key]})")
-        seen[key] = line
+            raise InputError(f"{name}: {place} repeats system {key[0]!r} on seg_id {key[1]!r} "
+                             f"(first on {seen[key]})")
+        seen[key] = place
         try:
             score = _number(row.get(human))
         except (TypeError, ValueError):
-            raise InputError(f"{name}: the human-score column {human!r} must hold numbers; line {line} has "
+            raise InputError(f"{name}: the human-score column {human!r} must hold numbers; {place} has "
                              f"{str(row.get(human))[:40]!r} (leave a cell empty when a row is not rated)") from None
         if split_column is not None:
             value = str(row.get(split_column) or "").strip().lower()
             if value not in _SPLIT_VALUES:
                 raise InputError(f"{name}: the split column {split_column!r} must say train or heldout (or test); "
-                                 f"line {line} has {str(row.get(split_column))[:40]!r}")
+                                 f"{place} has {str(row.get(split_column))[:40]!r}")
             split.append(_SPLIT_VALUES[value])
         systems.append(texts["system"])
         seg_ids.append(texts["seg_id"])
@@ -247,13 +219,7 @@ def load_judgments(data: bytes, name: str, human: str = DEFAULT_HUMAN, split_col
 
 
 def read_judgments(path, human: str = DEFAULT_HUMAN, split_column: str | None = None) -> JudgedTable:
-    """A table file -> ``JudgedTable`` (``InputError`` for anything wrong with it)."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: over the {MAX_FILE_BYTES // 2**20} MiB limit")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return load_judgments(data, str(path), human, split_column)
+    """A table file -> ``JudgedTable`` (``InputError`` for anything wrong with it); read with
+    textio's byte cap, whatever kind of file the path is."""
+    return load_judgments(read_capped(path), str(path), human, split_column)
 

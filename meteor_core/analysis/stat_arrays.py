@@ -7,7 +7,7 @@ rescored from statistics gathered once, since the alignments do not depend on th
 module weights do, through Meteor 1.5's beam, so they are not among them).
 
 The operations follow ``stats.compute`` one for one, in the same order, so a row scores the same
-float here as there (a test holds them together).
+float here as there but for the last bit of numpy's power (a test holds them together).
 """
 from __future__ import annotations
 
@@ -43,14 +43,17 @@ def _column(sums: np.ndarray, name: str) -> np.ndarray:
 
 
 def _weighted(sums: np.ndarray, side: str, delta, weights) -> np.ndarray:
-    """Σ_stage w·(δ·content + (1−δ)·function) matches of one side, summed stage by stage in
-    STAGES order as ``stats.weighted_matches`` does (the same rounding)."""
-    total = 0
-    for s, stage in enumerate(STAGES):
-        content = _column(sums, f"{side}_content_matches.{stage}")
-        function = _column(sums, f"{side}_function_matches.{stage}")
-        total = total + weights[s] * (delta * content + (1 - delta) * function)
+    """Σ_stage content·w·δ, then Σ_stage function·w·(1 − δ), in the order and with the
+    operations of ``stats.weighted_matches`` (the jar's), so the rounding is the same."""
+    total = 0.0
+    for kind, share in (("content", delta), ("function", 1.0 - delta)):
+        for s, stage in enumerate(STAGES):
+            total = total + _column(sums, f"{side}_{kind}_matches.{stage}") * weights[s] * share
     return total
+
+
+def _matched_words(sums: np.ndarray, side: str) -> np.ndarray:
+    return sum(_column(sums, f"{side}_{kind}_matches.{stage}") for kind in ("content", "function") for stage in STAGES)
 
 
 def meteor_scores(sums: np.ndarray, config: MeteorConfig, **params) -> np.ndarray:
@@ -66,27 +69,34 @@ def meteor_scores(sums: np.ndarray, config: MeteorConfig, **params) -> np.ndarra
     alpha, beta, gamma, delta = (np.asarray(params.get(p, getattr(config, p)), dtype=np.float64) for p in RESCORABLE)
     m, chunks = _column(sums, "matches"), _column(sums, "chunks")
     hyp_len, ref_len = _column(sums, "hyp_len"), _column(sums, "ref_len")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if config.scoring == "meteor1x":
-            w = config.module_weights
-            hyp_f, ref_f = _column(sums, "hyp_function"), _column(sums, "ref_function")
-            hyp_m, ref_m = _weighted(sums, "hyp", delta, w), _weighted(sums, "ref", delta, w)
-            hyp_l = delta * (hyp_len - hyp_f) + (1 - delta) * hyp_f
-            ref_l = delta * (ref_len - ref_f) + (1 - delta) * ref_f
-            precision = np.where(hyp_l != 0, hyp_m / hyp_l, 0.0)
-            recall = np.where(ref_l != 0, ref_m / ref_l, 0.0)
-            hyp_words = sum(_column(sums, f"{side}_matches.{stage}") for side in ("hyp_content", "hyp_function")
-                            for stage in STAGES)
-            ref_words = sum(_column(sums, f"{side}_matches.{stage}") for side in ("ref_content", "ref_function")
-                            for stage in STAGES)
-            words = (hyp_words + ref_words) / 2
+            score = _scores_1x(sums, config, alpha, beta, gamma, delta, chunks, hyp_len, ref_len)
         else:
-            precision, recall, words = m / hyp_len, m / ref_len, m
-        denominator = alpha * precision + (1 - alpha) * recall
-        fmean = np.where(denominator != 0, (precision * recall) / denominator, 0.0)
-        penalty = gamma * (chunks / words) ** beta
-        if config.scoring == "meteor1x":  # Meteor 1.5: a perfect match is not fragmented
-            perfect = (chunks == 1) & (hyp_words == hyp_len) & (ref_words == ref_len)
-            penalty = np.where(perfect, 0.0, penalty)
-        score = (1 - penalty) * fmean
+            precision, recall = m / hyp_len, m / ref_len
+            denominator = alpha * precision + (1 - alpha) * recall
+            fmean = np.where(denominator != 0, (precision * recall) / denominator, 0.0)
+            penalty = gamma * (chunks / m) ** beta
+            score = (1 - penalty) * fmean
     return np.where(m > 0, score, 0.0)
+
+
+def _scores_1x(sums, config, alpha, beta, gamma, delta, chunks, hyp_len, ref_len) -> np.ndarray:
+    """``stats._compute_1x`` (the jar's MeteorScorer.computeMetrics) over arrays. A row may be a
+    perfect segment's corpus part (``metric.stats_row``: chunks 0): scored alone it gives the
+    segment's own score, since both make the penalty γ·0^β."""
+    w = config.module_weights
+    hyp_f, ref_f = _column(sums, "hyp_function"), _column(sums, "ref_function")
+    hyp_l = delta * (hyp_len - hyp_f) + (1.0 - delta) * hyp_f
+    ref_l = delta * (ref_len - ref_f) + (1.0 - delta) * ref_f
+    hyp_m, ref_m = _weighted(sums, "hyp", delta, w), _weighted(sums, "ref", delta, w)
+    precision = np.where(hyp_l != 0, hyp_m / hyp_l, 0.0)
+    recall = np.where(ref_l != 0, ref_m / ref_l, 0.0)
+    both = (precision != 0) & (recall != 0)
+    fmean = np.where(both, 1.0 / ((1.0 - alpha) / precision + alpha / recall), 0.0)
+    hyp_words, ref_words = _matched_words(sums, "hyp"), _matched_words(sums, "ref")
+    words = hyp_words + ref_words
+    fragmentation = np.where(words != 0, chunks / (words / 2), 0.0)
+    perfect = (hyp_words == hyp_len) & (ref_words == ref_len) & (chunks == 1)
+    penalty = gamma * np.where(perfect, 0.0, fragmentation) ** beta
+    return np.maximum(fmean * (1.0 - penalty), 0.0)

@@ -21,6 +21,7 @@ from typing import Sequence
 import numpy as np
 from scipy import stats as scipy_stats
 
+from ..config import PARAMETER_RANGES
 from .agreement import (DEFAULT_SAMPLES, DEFAULT_SEED, MEASURES, MetricScores, PairedTest, Progress, RowLayout,
                         agreement, best_reference_scores, observe, rescored, statistic_or_nan)
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
@@ -29,7 +30,10 @@ from .stat_arrays import RESCORABLE, meteor_scores
 
 DEFAULT_OBJECTIVE = "segment.kendall"
 DEFAULT_STEPS = 11
-RANGES = {"alpha": (0.0, 1.0), "beta": (0.0, 5.0), "gamma": (0.0, 1.0), "delta": (0.0, 1.0)}
+# The grid spans the library's ranges, but β stops at 5: over the library's 0-10, 11 values would
+# step by 1 and miss the low β that Meteor 1.5 uses (0.2); above 5 the penalty only touches the
+# most fragmented sentences.
+RANGES = {**PARAMETER_RANGES, "beta": (0.0, 5.0)}
 _BLOCK_CELLS = 4_000_000  # grid points x rows x statistics rescored at once (~32 MB a temporary)
 
 

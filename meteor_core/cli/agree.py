@@ -4,14 +4,14 @@ judgments, at system and segment level, with 95% bootstrap intervals; optionally
 
     python -m meteor_core agree --table FILE --human mqm
         [--metrics meteor2005,nltk,meteor15,bleu,chrf,ter] [--samples 1000] [--seed 12345]
-        [--preset P --alpha A --beta B --gamma G --no-synonyms]   # adds your configuration as "custom"
+        [--preset P --alpha A --beta B --gamma G --delta D --no-synonyms]   # adds it as "custom"
         [--tune alpha,beta,gamma[,delta] --objective segment.kendall --steps 11 --split-column COL]
         [--format text|json]
 
 The table (JSONL, TSV or CSV, .gz allowed): one row per (segment, system) with columns system,
 seg_id, hypothesis, reference (reference2, … for more), optional source, and the human score
 column named by --human. TER is negated (higher is better everywhere). Tuning starts from --preset
-(with any --alpha/--beta/--gamma), trains on the lower half of the sorted seg_ids (or the rows
+(with any --alpha/--beta/--gamma/--delta), trains on the lower half of the sorted seg_ids (or the rows
 the split column marks train) and reports the held-out figure of the best and of the default.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import replace
 from ..analysis import agreement as agree
 from ..analysis import tuning
 from ..analysis.judgments import DEFAULT_HUMAN, read_judgments
+from ..config import PARAMETER_RANGES
 from .common import USER_ERRORS, add_config_arguments, build_config, fail
 from .compare import format_table
 
@@ -59,7 +60,8 @@ def _metric_list(text: str) -> list[str]:
 
 
 def _has_overrides(args) -> bool:
-    return args.no_synonyms or any(getattr(args, k) is not None for k in ("alpha", "beta", "gamma"))
+    return bool(args.no_synonyms or args.synonyms_from
+                or any(getattr(args, k) is not None for k in PARAMETER_RANGES))
 
 
 def _progress(label: str):
