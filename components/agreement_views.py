@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.alignment_chart import escape
+from components.plain_text import plotly_literal as escape  # <, >, & and % (hover templates)
 from meteor_core.analysis.agreement import MEASURES, SEGMENT_MEASURES, SYSTEM_MEASURES
 
 LABELS = {"system.pearson": "Pearson", "system.spearman": "Spearman", "system.kendall": "Kendall τb",
