@@ -68,14 +68,23 @@ def test_compare_upload_two_systems_and_open_a_segment(server, tmp_path):
         uploaders.nth(1).locator("input[type=file]").set_input_files([str(tmp_path / "good.txt"), str(tmp_path / "bad.txt")])
         wait_for_run(page)
         page.get_by_text("bad − good").first.wait_for(timeout=30_000)  # system names drop the extension
-        # open segment 3 by selecting its row in the segment table (a canvas grid: click the row's cell)
-        grid = page.locator('[data-testid="stDataFrame"]').nth(1)
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        row_height = 35
-        page.mouse.click(box["x"] + 15, box["y"] + row_height * 3 + row_height / 2)  # header + rows 1, 2
-        wait_for_run(page)
+        # open segment 3 by selecting its row in the segment table (a canvas grid: click the row's cell).
+        # The table is found by its key (Streamlit's st-key-* class: other tables render above it as
+        # the page's sections finish), and clicked once its position has settled.
+        grid = page.locator('.st-key-segments_table [data-testid="stDataFrame"]')
         segment = page.get_by_label("Segment", exact=True)
+        row_height = 35
+        for _ in range(3):
+            wait_for_run(page)
+            grid.scroll_into_view_if_needed()
+            box = grid.bounding_box()
+            page.wait_for_timeout(300)
+            if grid.bounding_box() != box:  # still moving: sections above are still drawing
+                continue
+            page.mouse.click(box["x"] + 15, box["y"] + row_height * 3 + row_height / 2)  # header + rows 1, 2
+            wait_for_run(page)
+            if segment.input_value() == "3":
+                break
         page.wait_for_function("el => el.value === '3'", arg=segment.element_handle(), timeout=15_000)
         page.get_by_text("Reference: it is raining today").wait_for(timeout=15_000)
         assert page.locator(".js-plotly-plot").count() >= 3  # the open chart (lazy tabs) and one drawing per system
