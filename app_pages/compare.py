@@ -152,7 +152,8 @@ def _compare(systems, references, config):
         cache.clear()  # keep one comparison per session: results of large sets are big
         try:
             cache[key] = compare_systems(systems, references, config,
-                                         progress=request_deadline("Scoring").progress(progress))
+                                         progress=request_deadline("Scoring").progress(progress),
+                                         jobs=None)  # every core; small sets (the demo) stay in this process
         except OverBudget as exc:
             cache[key] = exc
         bar.empty()

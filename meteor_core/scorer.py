@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, fields
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import chain
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from . import resources
+from . import parallel, resources
 from .align import Alignment, Match, align
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
@@ -267,37 +267,103 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     return SegmentResult(*found[best], best, [PairResult(*f) for f in found], config.signature())
 
 
+def score_segments(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    config: MeteorConfig | None = None,
+    jobs: int | None = 1,
+) -> Iterator[SegmentResult]:
+    """Score segment after segment, yielding each SegmentResult in input order.
+
+    Both inputs are read lazily (``references`` gives each segment's references), so with a
+    consumer that keeps only what it needs, memory does not grow with the corpus. ``jobs``:
+    processes to score in (None or 0: every core); below ``parallel.MIN_PARALLEL_ITEMS``
+    segments one job in this process. The results are those of one job, in the same order.
+    """
+    config = config or MeteorConfig.meteor2005()
+    jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
+    if config.uses_synonyms:
+        resources.wordnet()  # here, once: forked workers share it, and a missing WordNet fails before any work
+    return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs,
+                                initializer=worker_started)
+
+
+def worker_started() -> None:
+    """Run once in each worker process. A forked worker inherits the parent's open WordNet
+    files, and with them their file offsets, which forked processes share: NLTK's reader reads
+    a synset by seek + read, so two workers reading at once would read at each other's
+    positions (seen: "No WordNet synset found", then a crash). Each worker opens its own."""
+    if not resources.wordnet.cache_info().currsize:
+        return  # not loaded in the parent: the worker opens the files itself when it needs them
+    reader = resources.wordnet()
+    for handle in reader._data_file_map.values():
+        handle.close()  # this process's descriptor only: the parent's stays open and where it was
+    reader._data_file_map.clear()  # reopened on the next read (WordNetCorpusReader._data_file)
+    for name in ("_key_synset_file", "_key_count_file"):  # sense-key files, opened the same way
+        if getattr(reader, name, None) is not None:
+            getattr(reader, name).close()
+            setattr(reader, name, None)
+
+
+def number_segments(hypotheses: Iterable[str], references: Iterable[Sequence[str]]) -> Iterator[tuple]:
+    """(index, hypothesis, its references) items, lazily; ValueError when one input ends first."""
+    reference_sets = iter(references)
+    count = 0
+    for count, hyp in enumerate(hypotheses, start=1):
+        refs = next(reference_sets, None)
+        if refs is None:
+            raise ValueError(f"more hypotheses than reference sets ({count - 1} reference sets)")
+        yield count - 1, hyp, refs
+    if next(reference_sets, None) is not None:
+        raise ValueError(f"more reference sets than hypotheses ({count} hypotheses)")
+
+
+def score_chunk(config: MeteorConfig, chunk: Sequence[tuple]) -> list[SegmentResult]:
+    """Score (index, hypothesis, references) items: the unit of work of a worker process."""
+    results = []
+    for k, hyp, refs in chunk:
+        try:
+            results.append(score(hyp, refs, config))
+        except SegmentTooLong as exc:
+            raise SegmentTooLong(f"segment {k + 1}: {exc}") from None
+    return results
+
+
 def score_corpus(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
     config: MeteorConfig | None = None,
     progress=None,
+    jobs: int | None = 1,
 ) -> CorpusResult:
     """Score every segment; the corpus score comes from the summed statistics.
 
     ``references[k]`` holds segment k's references (one or more). ``progress``, if given,
-    is called as progress(done, total) so that a UI can show a bar.
+    is called as progress(done, total) so that a UI can show a bar. ``jobs`` as in
+    ``score_segments`` (the same results, in the same order, with any number of jobs).
     """
     config = config or MeteorConfig.meteor2005()
     if len(hypotheses) != len(references):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference sets")
     segments = []
-    for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        try:
-            segments.append(score(hyp, refs, config))
-        except SegmentTooLong as exc:
-            raise SegmentTooLong(f"segment {k + 1}: {exc}") from None
-        if progress and (k % 50 == 0 or k == len(hypotheses) - 1):
-            progress(k + 1, len(hypotheses))
+    total = len(hypotheses)
+    for segment in score_segments(hypotheses, references, config, jobs):
+        segments.append(segment)
+        if progress and (len(segments) % 50 == 1 or len(segments) == total):
+            progress(len(segments), total)
     return corpus_from_segments(segments, config)
 
 
 def corpus_from_segments(segments: Iterable[SegmentResult], config: MeteorConfig) -> CorpusResult:
     segments = list(segments)
-    total = sum((s.stats for s in segments), MeteorStats())
+    return corpus_from_stats(sum((s.stats for s in segments), MeteorStats()), config, segments)
+
+
+def corpus_from_stats(total: MeteorStats, config: MeteorConfig, segments: list[SegmentResult] | None = None) -> CorpusResult:
+    """The corpus result of summed statistics (``segments`` empty when they were not kept)."""
     s = compute(total, config)
     return CorpusResult(
         score=s.score, precision=s.precision, recall=s.recall, fmean=s.fmean,
         fragmentation=s.fragmentation, penalty=s.penalty, chunks=total.chunks,
-        matches=total.matches, stats=total, segments=segments, signature=config.signature(),
+        matches=total.matches, stats=total, segments=segments or [], signature=config.signature(),
     )

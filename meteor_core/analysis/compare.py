@@ -71,8 +71,9 @@ class SystemComparison:
 
 def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequence[str]],
                     config: MeteorConfig | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> SystemComparison:
-    """``systems``: name -> one hypothesis per segment; ``references[k]``: segment k's references."""
+                    progress: Callable[[int, int], None] | None = None, jobs: int | None = 1) -> SystemComparison:
+    """``systems``: name -> one hypothesis per segment; ``references[k]``: segment k's references.
+    ``jobs``: processes to score in, as in ``score_corpus``."""
     config = config or MeteorConfig.meteor2005()
     if len(systems) < 1:
         raise ValueError("no system outputs given")
@@ -81,7 +82,7 @@ def compare_systems(systems: dict[str, Sequence[str]], references: Sequence[Sequ
     for k, (name, hyps) in enumerate(systems.items()):
         done = k * len(references)
         report = (lambda d, _t, done=done: progress(done + d, total)) if progress else None
-        results[name] = score_corpus(list(hyps), references, config, progress=report)
+        results[name] = score_corpus(list(hyps), references, config, progress=report, jobs=jobs)
     return SystemComparison(list(systems), results, config)
 
 

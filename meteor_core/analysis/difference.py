@@ -115,10 +115,12 @@ def explain_difference(hypothesis: str, references: Sequence[str], config_a: Met
 def explain_corpus_difference(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                               config_a: MeteorConfig, config_b: MeteorConfig,
                               order: Sequence[str] | None = None,
-                              progress: Callable[[int, int], None] | None = None) -> Difference:
-    """The same walk for a corpus score (rescoring the whole corpus at every step). ``progress``
-    is handed to every rescoring (``score_corpus``'s; it may raise to stop the walk)."""
-    return _walk(config_a, config_b, order, lambda c: score_corpus(hypotheses, references, c, progress=progress))
+                              progress: Callable[[int, int], None] | None = None, jobs: int | None = 1) -> Difference:
+    """The same walk for a corpus score (rescoring the whole corpus at every step, in ``jobs``
+    processes as in ``score_corpus``). ``progress`` is handed to every rescoring
+    (``score_corpus``'s; it may raise to stop the walk)."""
+    return _walk(config_a, config_b, order,
+                 lambda c: score_corpus(hypotheses, references, c, progress=progress, jobs=jobs))
 
 
 WHY = {

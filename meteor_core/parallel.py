@@ -1,0 +1,214 @@
+"""Work over many items on every core: results in input order, memory bounded by a window.
+
+``ordered_map(function, items, jobs)`` cuts ``items`` (any iterable, read lazily) into chunks,
+calls ``function(chunk)`` (a picklable function returning one result per item) in worker
+processes and yields the results one by one in input order. At most ``IN_FLIGHT_PER_JOB``
+chunks per job are submitted ahead of the one being yielded, so neither the input nor the
+results pile up, whatever the corpus size. This module knows nothing of METEOR: the scorer
+passes its chunk function (``scorer.score_segments``), and ``dask_runner`` passes a Dask
+cluster's executor instead of the local pool.
+
+Choices (measured on this machine, 2 cores, TED segments of ~0.1–0.5 ms each):
+* How workers start. ``fork`` when no other thread runs here (the CLI, scripts; the helper
+  threads of this module's own pools do not count): workers start in milliseconds and share,
+  copy-on-write, what the parent has loaded (WordNet). With other threads running (Streamlit
+  runs each page in a thread), a fork could copy a lock that another thread holds into the
+  child and deadlock it, so ``forkserver`` (``spawn`` where that does not exist) starts them
+  from a clean single-threaded process instead; each worker then imports the library and loads
+  its resources itself, once (they are memoised per process). As always with those two, a
+  script run directly needs the ``if __name__ == "__main__":`` guard.
+* One pool per number of jobs, kept between calls and closed after ``POOL_IDLE_SECONDS``
+  unused: a page that scores several systems, or the difference walk that rescores a corpus
+  once per factor, pays the workers' start (and their resource loading) once.
+* When a pool pays. Below ``MIN_PARALLEL_ITEMS`` items (1,000) everything runs in this process
+  as one job: starting a forked pool and the first round trips cost ~0.05–0.2 s, as much as
+  scoring a few hundred segments. Workers that must start from scratch (no running pool, and
+  no fork) cost seconds each (WordNet alone takes ~4 s to load), so a new pool of that kind is
+  started only from ``MIN_COLD_PARALLEL_ITEMS`` items (20,000).
+* ``CHUNK_ITEMS`` (200) items a chunk: a chunk's round trip (pickling it and its results) costs
+  a few percent of scoring it, and 2 chunks per job in flight keep every worker busy.
+"""
+from __future__ import annotations
+
+import concurrent.futures.process
+import multiprocessing
+import os
+import threading
+import time
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import chain, islice
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+CHUNK_ITEMS = 200
+IN_FLIGHT_PER_JOB = 2
+MIN_PARALLEL_ITEMS = 1_000
+MIN_COLD_PARALLEL_ITEMS = 20_000
+POOL_IDLE_SECONDS = 300.0
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """``jobs`` as a number of processes: None or 0 means every available core."""
+    if jobs is None or jobs == 0:
+        return available_cores()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise ValueError(f"jobs must be a whole number >= 0 (0: every core), not {jobs!r}")
+    return jobs
+
+
+def start_method() -> str:
+    """How new worker processes start here (see the module docstring)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and not _foreign_threads():
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _foreign_threads() -> list[threading.Thread]:
+    """Threads other than this one and the helpers of this module's own pools (their manager
+    and queue-feeder threads, and the idle timers), whose locks a new worker never touches."""
+    current = threading.current_thread()
+    return [t for t in threading.enumerate()
+            if t is not current and not isinstance(t, _ManagerThread) and t.name not in _HELPER_NAMES]
+
+
+_ManagerThread = getattr(concurrent.futures.process, "_ExecutorManagerThread", ())
+_IDLE_TIMER_NAME = "meteor-pool-idle-timer"
+_HELPER_NAMES = ("QueueFeederThread", _IDLE_TIMER_NAME)
+
+
+def chunked(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Iterable[Item], jobs: int | None = 1,
+                chunk_items: int | None = None, executor: Executor | None = None,
+                workers: int | None = None, initializer: Callable[[], None] | None = None) -> Iterator[Result]:
+    """``function(chunk)`` over chunks of ``items``, the results yielded one by one in input order.
+
+    ``chunk_items`` items a chunk (default ``CHUNK_ITEMS``). Without ``executor``: in this
+    process when ``jobs`` is 1 or the items are too few for a pool to pay (see the module
+    docstring), else in the shared pool of ``jobs`` processes (None or 0: every core). With
+    ``executor`` (e.g. a Dask client's), every chunk goes there and ``workers`` (how many chunks
+    it runs at once) sets the window. An exception raised by ``function`` is raised here, after
+    the results of the chunks before it. ``initializer`` (picklable) runs once in every new
+    worker process of the pool, before its first chunk.
+    """
+    chunk_items = chunk_items or CHUNK_ITEMS
+    chunks = chunked(items, chunk_items)
+    if executor is not None:
+        yield from _windowed(function, chunks, executor, workers or 1)
+        return
+    jobs = resolve_jobs(jobs)
+    head: list[list[Item]] = []
+    if jobs > 1:  # read ahead just far enough to know whether a pool pays
+        needed = MIN_PARALLEL_ITEMS if _pool_is_cheap((jobs, initializer)) else MIN_COLD_PARALLEL_ITEMS
+        head = list(islice(chunks, -(-needed // chunk_items)))
+        if sum(map(len, head)) < needed:
+            jobs = 1
+    if jobs == 1:
+        for chunk in chain(head, chunks):
+            yield from function(chunk)
+        return
+    key = (jobs, initializer)
+    if key not in _SharedPool.running:  # the first chunk here: forked workers then inherit what it
+        yield from function(head.pop(0))  # loaded (stemmer, WordNet...) and the words it memoised
+    pool = _SharedPool.get(key)
+    try:
+        yield from _windowed(function, chain(head, chunks), pool.executor, jobs)
+    except BrokenProcessPool:
+        pool.discard()  # a worker died (killed, out of memory): the next call starts a new pool
+        raise
+    finally:
+        pool.release()
+
+
+def _windowed(function, chunks: Iterator[list], executor: Executor, workers: int) -> Iterator:
+    """Keep ``IN_FLIGHT_PER_JOB`` chunks per worker submitted; yield the oldest's results as it
+    finishes (the later ones keep running meanwhile)."""
+    window = deque(executor.submit(function, chunk) for chunk in islice(chunks, workers * IN_FLIGHT_PER_JOB))
+    try:
+        while window:
+            results = window.popleft().result()
+            window.extend(executor.submit(function, chunk) for chunk in islice(chunks, 1))
+            yield from results
+    finally:
+        for future in window:  # an error, or the caller stopped early: drop what is still queued
+            future.cancel()
+
+
+def _pool_is_cheap(key: tuple) -> bool:
+    """Whether these workers exist already or start by a fork (see the module docstring)."""
+    return key in _SharedPool.running or start_method() == "fork"
+
+
+class _SharedPool:
+    """A process pool per (number of jobs, initializer), shared by the calls (and threads) that
+    need one, and shut down once nobody has used it for POOL_IDLE_SECONDS."""
+
+    running: dict[tuple, "_SharedPool"] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, key: tuple):
+        self.key = key
+        jobs, initializer = key
+        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+                                            initializer=initializer)
+        self.users = 0
+        self.last_used = time.monotonic()
+        self._timer: threading.Timer | None = None
+
+    @classmethod
+    def get(cls, key: tuple) -> "_SharedPool":
+        with cls._lock:
+            pool = cls.running.get(key)
+            if pool is None:
+                pool = cls.running[key] = cls(key)
+            pool.users += 1
+            return pool
+
+    def release(self) -> None:
+        with self._lock:
+            self.users -= 1
+            self.last_used = stamp = time.monotonic()
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(POOL_IDLE_SECONDS, self._close_if_idle, args=(stamp,))
+            self._timer.daemon = True
+            self._timer.name = _IDLE_TIMER_NAME
+            self._timer.start()
+
+    def _close_if_idle(self, stamp: float) -> None:
+        with self._lock:
+            if self.users or self.last_used != stamp or self.running.get(self.key) is not self:
+                return
+            del self.running[self.key]
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def discard(self, wait: bool = False) -> None:
+        with self._lock:
+            if self.running.get(self.key) is self:
+                del self.running[self.key]
+            if self._timer is not None:
+                self._timer.cancel()
+        self.executor.shutdown(wait=wait, cancel_futures=True)
+
+
+def shutdown_pools() -> None:
+    """Stop every shared pool's workers now (they are started again when next needed)."""
+    for pool in list(_SharedPool.running.values()):
+        pool.discard(wait=True)
