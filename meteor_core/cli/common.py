@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ..config import PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig, check_parameter
 from ..jar_resources import JarMissingError
+from ..parallel import MIN_PARALLEL_ITEMS, available_cores
 from ..resources import WordNetMissingError
 from ..textio import InputError
 
@@ -27,6 +28,23 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
         low, high = PARAMETER_RANGES[name]
         parser.add_argument(f"--{name}", metavar=name.upper(),
                             help=f"{low:g} to {high:g}" + (" (Meteor 1.x scoring only)" if name == "delta" else ""))
+
+
+def _job_count(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0 (0: every core), got {text!r}")
+    return jobs
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """--jobs N: processes to score in, every core by default."""
+    parser.add_argument("--jobs", type=_job_count, default=0, metavar="N",
+                        help=f"processes to score in (default 0: every core, {available_cores()} here); "
+                             f"inputs under {MIN_PARALLEL_ITEMS:,} segments are scored in one")
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:

@@ -23,7 +23,7 @@ from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, check
 from ..analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, check_trials, significance_report
 from ..safe_export import json_text
 from ..textio import InputError, load_test_set, read_segments, read_table
-from .common import USER_ERRORS, add_config_arguments, build_config, fail
+from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ref", action="append", help="reference file (repeat for several)")
@@ -45,6 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--latex", help="write the corpus table as a LaTeX (booktabs) table to this file")
     parser.add_argument("--xlsx", help="write every table (corpus, significance, buckets, segments) to this workbook")
     parser.add_argument("--format", default="text", choices=["text", "json"])
+    add_jobs_argument(parser)
 
 
 def _load(args):
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             metrics = parse_metrics(args.metrics)
         if args.baseline is not None and args.baseline not in systems:  # before scoring, not after
             raise ValueError(f"baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}")
-        comparison = compare_systems(systems, references, config)
+        comparison = compare_systems(systems, references, config, jobs=args.jobs)
         report = significance_report(comparison, args.baseline, args.test, args.samples, args.trials, args.seed)
         buckets = {}
         if args.buckets or args.xlsx:

@@ -12,7 +12,7 @@ from ..analysis.difference import DEFAULT_ORDER, explain_corpus_difference, expl
 from ..config import PRESET_NAMES as PRESETS, MeteorConfig
 from ..safe_export import json_text
 from ..textio import InputError, check_same_length, read_segments
-from .common import USER_ERRORS, fail
+from .common import USER_ERRORS, add_jobs_argument, fail
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -25,6 +25,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--order", help=f"comma-separated factors (default: {','.join(DEFAULT_ORDER)})")
     p.add_argument("--no-synonyms", action="store_true", help="both configurations without the synonym stage")
     p.add_argument("--format", default="text", choices=["text", "json"])
+    add_jobs_argument(p)  # used for --hyp-file: the corpus is rescored once per factor
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             hyps = read_segments(args.hyp_file)
             refs = [read_segments(p) for p in args.ref_file]
             check_same_length({args.hyp_file: hyps, **{f"{p} (ref)": r for p, r in zip(args.ref_file, refs)}})
-            d = explain_corpus_difference(hyps, [list(seg) for seg in zip(*refs)], a, b, order)
+            d = explain_corpus_difference(hyps, [list(seg) for seg in zip(*refs)], a, b, order, jobs=args.jobs)
         else:
             if args.hyp is None or not args.ref:
                 raise InputError("give --hyp and --ref (or --hyp-file and --ref-file)")

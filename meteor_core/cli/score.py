@@ -2,16 +2,26 @@
 
     python -m meteor_core [score] --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
                                   [--format text|tsv|jsonl] [--no-synonyms] [--alpha A --beta B --gamma G]
+                                  [--jobs N | --scheduler tcp://HOST:PORT]
+
+Segments are read, scored and written one by one (tsv and jsonl rows appear as they are
+scored), so memory does not grow with the corpus; the corpus line comes from the summed
+statistics. The files are checked in full (encoding, line counts) before any output.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from itertools import tee
+from typing import Iterable, Iterator, TextIO
 
 from ..config import MeteorConfig
-from ..safe_export import jsonl_text, tsv_text
-from ..scorer import CorpusResult, score_corpus
-from ..textio import check_same_length, read_segments
-from .common import USER_ERRORS, add_config_arguments, build_config, fail
+from ..safe_export import delimited_row, json_text
+from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
+from ..stats import MeteorStats
+from ..textio import iter_segments, zip_same_length
+from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,63 +29,113 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ref", required=True, action="append", help="reference file (repeat for several)")
     parser.add_argument("--format", default="text", choices=["text", "tsv", "jsonl"])
     add_config_arguments(parser)
+    add_jobs_argument(parser)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="score on a Dask cluster instead (e.g. tcp://HOST:8786; needs dask[distributed])")
 
 
-def format_text(result: CorpusResult, config: MeteorConfig) -> str:
-    segs = result.segments
-    mean = sum(s.score for s in segs) / len(segs)
-    unproven = sum(not s.optimal for s in segs)
-    stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
-    for s in segs:
-        for k, v in s.matches_by_stage.items():
-            stages[k] = stages.get(k, 0) + v
+class Totals:
+    """What the corpus lines need, added up segment by segment (the segments are not kept)."""
+
+    def __init__(self):
+        self.segments = 0
+        self.stats = MeteorStats()
+        self.score_sum = 0.0
+        self.unproven = 0
+        self.stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
+
+    def add(self, segment: SegmentResult) -> None:
+        self.segments += 1
+        self.stats += segment.stats
+        self.score_sum += segment.score
+        self.unproven += not segment.optimal
+        for stage, count in segment.matches_by_stage.items():
+            self.stages[stage] = self.stages.get(stage, 0) + count
+
+
+def format_text(totals: Totals, corpus: CorpusResult, config: MeteorConfig) -> str:
     lines = [
-        f"METEOR = {result.score:.4f}  ({len(segs)} segments, mean segment score {mean:.4f})",
-        f"  precision {result.precision:.4f}  recall {result.recall:.4f}  fmean {result.fmean:.4f}",
-        f"  matches {result.matches} ({', '.join(f'{k} {v}' for k, v in stages.items())})"
-        f"  chunks {result.chunks}  fragmentation {result.fragmentation:.4f}  penalty {result.penalty:.4f}",
-        f"  signature {result.signature}",
+        f"METEOR = {corpus.score:.4f}  ({totals.segments} segments, mean segment score "
+        f"{totals.score_sum / totals.segments:.4f})",
+        f"  precision {corpus.precision:.4f}  recall {corpus.recall:.4f}  fmean {corpus.fmean:.4f}",
+        f"  matches {corpus.matches} ({', '.join(f'{k} {v}' for k, v in totals.stages.items())})"
+        f"  chunks {corpus.chunks}  fragmentation {corpus.fragmentation:.4f}  penalty {corpus.penalty:.4f}",
+        f"  signature {corpus.signature}",
     ]
-    if unproven and config.aligner == "optimal":
-        lines.append(f"  note: {unproven} segment(s) hit the search budget; their alignment is not proven optimal")
-    return "\n".join(lines)
+    if totals.unproven and config.aligner == "optimal":
+        lines.append(f"  note: {totals.unproven} segment(s) hit the search budget; their alignment is not proven optimal")
+    return "\n".join(lines) + "\n"
 
 
 TSV_COLUMNS = ["segment", "score", "precision", "recall", "fmean", "penalty", "chunks", "matches",
                "hyp_len", "ref_len", "crossings", "best_reference", "optimal"]
 
 
-def format_tsv(result: CorpusResult, config: MeteorConfig) -> str:
+def _tsv_row(values: list) -> str:
     """Exact numbers (each reads back as the float that was scored), through safe_export."""
-    rows = []
-    for k, s in enumerate(result.segments):
-        rows.append([k + 1, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks, s.matches,
-                     s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal])
-    c = result
-    rows.append(["corpus", c.score, c.precision, c.recall, c.fmean, c.penalty, c.chunks, c.matches,
-                 c.stats.hyp_len, c.stats.ref_len, None, None, None])
-    rows.append(["signature", c.signature])  # like the corpus row: a label in the first column
-    return tsv_text((TSV_COLUMNS, rows)).rstrip("\n")
+    return delimited_row(values, "\t")
 
 
-def format_jsonl(result: CorpusResult, config: MeteorConfig) -> str:
-    return jsonl_text([*(s.to_dict() for s in result.segments), {"corpus": result.to_dict()}])
+def write_text(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
+    totals = Totals()
+    for segment in results:
+        totals.add(segment)
+    out.write(format_text(totals, corpus_from_stats(totals.stats, config), config))
 
 
-FORMATTERS = {"text": format_text, "tsv": format_tsv, "jsonl": format_jsonl}
+def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
+    totals = Totals()
+    out.write(_tsv_row(TSV_COLUMNS))
+    for s in results:
+        totals.add(s)
+        out.write(_tsv_row([totals.segments, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks,
+                            s.matches, s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal]))
+    c = corpus_from_stats(totals.stats, config)
+    out.write(_tsv_row(["corpus", c.score, c.precision, c.recall, c.fmean, c.penalty, c.chunks, c.matches,
+                        c.stats.hyp_len, c.stats.ref_len, None, None, None]))
+    out.write(_tsv_row(["signature", c.signature]))  # like the corpus row: a label in the first column
+
+
+def write_jsonl(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
+    totals = Totals()
+    for segment in results:
+        totals.add(segment)
+        out.write(json_text(segment.to_dict()) + "\n")
+    corpus = corpus_from_stats(totals.stats, config).to_dict()
+    corpus["segments"] = totals.segments  # the count; the segments themselves were written above
+    out.write(json_text({"corpus": corpus}) + "\n")
+
+
+WRITERS = {"text": write_text, "tsv": write_tsv, "jsonl": write_jsonl}
+
+
+def _segments(args: argparse.Namespace) -> Iterator[tuple[str, ...]]:
+    """(hypothesis, reference, ...) per segment, read lazily from the files."""
+    named = {args.hyp: args.hyp, **{f"{p} (ref {k + 1})": p for k, p in enumerate(args.ref)}}
+    return zip_same_length({name: iter_segments(path) for name, path in named.items()})
+
+
+def _results(args: argparse.Namespace, config: MeteorConfig) -> Iterator[SegmentResult]:
+    hyp_rows, ref_rows = tee(_segments(args))  # read in step: tee holds one row at most
+    hyps = (row[0] for row in hyp_rows)
+    refs = (list(row[1:]) for row in ref_rows)
+    if args.scheduler:
+        from ..dask_runner import score_segments_dask  # uses dask only when called
+
+        return score_segments_dask(args.scheduler, hyps, refs, config)
+    return score_segments(hyps, refs, config, jobs=args.jobs)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
-        hyps = read_segments(args.hyp)
-        refs = [read_segments(path) for path in args.ref]
-        check_same_length({args.hyp: hyps, **{f"{p} (ref {k + 1})": r for k, (p, r) in enumerate(zip(args.ref, refs))}})
-        result = score_corpus(hyps, [list(seg_refs) for seg_refs in zip(*refs)], config)
-    except USER_ERRORS as exc:
+        for _ in _segments(args):  # a first pass, in constant memory: bad files fail before any output
+            pass
+        WRITERS[args.format](_results(args, config), config, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+    # --scheduler: ConnectionError when no scheduler answers, ImportError when dask is missing
+    except USER_ERRORS + (ConnectionError, ImportError) as exc:
         return fail(str(exc))
-    try:
-        print(FORMATTERS[args.format](result, config))
-    except BrokenPipeError:  # e.g. piped into head
-        pass
     return 0

@@ -1,0 +1,238 @@
+"""Scoring in several processes and streaming: the same results as one job, in the same order,
+with memory bounded by a window (meteor_core.parallel, score_segments, the CLI's --jobs)."""
+import itertools
+import json
+import os
+import subprocess
+import sys
+import threading
+from functools import partial
+
+import pytest
+from conftest import ROOT, ted_lines
+
+from meteor_core import MeteorConfig, parallel, resources
+from meteor_core.analysis.compare import compare_systems
+from meteor_core.analysis.difference import explain_corpus_difference
+from meteor_core.scorer import SegmentTooLong, score_corpus, score_segments, worker_started
+
+# TED segments of at most 40 words a side. A segment's search stops at a clock bound
+# (scorer.SEGMENT_SECONDS), so on a loaded machine a long segment can end with optimal=False in
+# one run and not in another; these are far from it, so every run must give the same result.
+N = 200
+SHORT = [(r, a, b) for r, a, b in zip(ted_lines("ref"), ted_lines("sys1"), ted_lines("sys2"))
+         if max(len(x.split()) for x in (r, a, b)) <= 40]
+REFS, SYS1, SYS2 = (list(column[:N]) for column in zip(*SHORT))
+# Two references a segment (the other system's output as the second), so per_reference and
+# best_reference are exercised too.
+TWO_REFS = [[r, s] for r, s in zip(REFS, SYS2)]
+STEMS = MeteorConfig.meteor2005(stages=("exact", "stem"))
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """A pool for any input, cut into many small chunks (results must still come back in order)."""
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 1)
+    monkeypatch.setattr(parallel, "MIN_COLD_PARALLEL_ITEMS", 1)
+    monkeypatch.setattr(parallel, "CHUNK_ITEMS", 7)
+    yield
+    parallel.shutdown_pools()
+
+
+def _dicts(result):
+    return [s.to_dict() for s in result.segments], result.to_dict()
+
+
+@pytest.mark.parametrize("config", [MeteorConfig.meteor2005(), MeteorConfig.nltk(),
+                                    MeteorConfig.meteor15(stages=("exact", "stem"))], ids=lambda c: c.name)
+def test_every_field_identical_to_one_job(config, small_chunks):
+    one = score_corpus(SYS1, TWO_REFS, config, jobs=1)
+    for jobs in (2, 3):
+        many = score_corpus(SYS1, TWO_REFS, config, jobs=jobs)
+        assert _dicts(many) == _dicts(one)
+    assert {s.best_reference for s in one.segments} == {0, 1}  # both references win somewhere
+
+
+def test_pool_used_and_results_come_from_workers(small_chunks):
+    parallel.shutdown_pools()
+    pids = list(parallel.ordered_map(_pids, range(100), jobs=2, chunk_items=7))
+    # a new pool: the first chunk is scored here, so that workers forked after it inherit what it loaded
+    assert len(pids) == 100 and pids[:7] == [os.getpid()] * 7 and os.getpid() not in pids[7:]
+    assert os.getpid() not in parallel.ordered_map(_pids, range(100), jobs=2, chunk_items=7)  # pool running
+    assert list(parallel.ordered_map(_numbers, range(1000), jobs=2, chunk_items=13)) == [k * k for k in range(1000)]
+
+
+def _pids(chunk):
+    return [os.getpid()] * len(chunk)
+
+
+def _numbers(chunk):
+    return [k * k for k in chunk]
+
+
+def test_small_inputs_stay_in_this_process():
+    assert parallel.MIN_PARALLEL_ITEMS >= 2 * parallel.CHUNK_ITEMS
+    parallel.shutdown_pools()
+    pids = set(parallel.ordered_map(_pids, range(parallel.MIN_PARALLEL_ITEMS - 1), jobs=2))
+    assert pids == {os.getpid()}
+    assert not parallel._SharedPool.running
+
+
+def test_streaming_reads_only_a_window_ahead(small_chunks):
+    """Inputs are iterators of unbounded length: taking the first results must read only a
+    bounded window of them (nothing is collected first)."""
+    pulled = []
+
+    def hypotheses():
+        for hyp in itertools.cycle(SYS1):
+            pulled.append(1)
+            yield hyp
+
+    for jobs in (1, 2):
+        pulled.clear()
+        results = score_segments(hypotheses(), itertools.cycle([[r] for r in REFS]), STEMS, jobs=jobs)
+        first = list(itertools.islice(results, 20))
+        expected = score_corpus(SYS1[:20], [[r] for r in REFS[:20]], STEMS).segments
+        assert [s.to_dict() for s in first] == [s.to_dict() for s in expected]
+        # the 3 chunks up to the 20th segment; with a pool, the first window too (submitted ahead)
+        assert len(pulled) <= 7 * (3 + (jobs > 1) * jobs * parallel.IN_FLIGHT_PER_JOB), (jobs, len(pulled))
+        results.close()
+
+
+def _wordnet_file(pos: str) -> int:
+    """The OS file descriptor behind WordNet's data file for ``pos`` (opened if need be)."""
+    handle = resources.wordnet()._data_file(pos)
+    return getattr(handle, "stream", handle).fileno()
+
+
+def _move_wordnet_offset(parent: int, chunk):
+    """In a worker: move the OS offset of WordNet's noun data file, as any read there does."""
+    if os.getpid() != parent:
+        os.lseek(_wordnet_file("n"), 4321, os.SEEK_SET)
+    return chunk
+
+
+def test_forked_workers_read_wordnet_through_their_own_files(small_chunks):
+    """Forked processes share the offsets of the files they inherit: NLTK reads a synset by
+    seek + read, so workers reading at once read at each other's positions (a TED run with
+    --jobs 2 crashed with "No WordNet synset found"). worker_started gives each its own."""
+    move = partial(_move_wordnet_offset, os.getpid())
+    fd = _wordnet_file("n")
+    for initializer, shared in ((None, True), (worker_started, False)):
+        parallel.shutdown_pools()
+        os.lseek(fd, 1234, os.SEEK_SET)
+        assert parallel.start_method() == "fork"
+        list(parallel.ordered_map(move, range(50), jobs=2, chunk_items=5, initializer=initializer))
+        assert (os.lseek(fd, 0, os.SEEK_CUR) != 1234) is shared
+
+
+def test_unequal_lengths_refused():
+    with pytest.raises(ValueError, match="more hypotheses than reference sets"):
+        list(score_segments(iter(SYS1[:5]), iter([[r] for r in REFS[:4]]), STEMS))
+    with pytest.raises(ValueError, match="more reference sets than hypotheses"):
+        list(score_segments(iter(SYS1[:4]), iter([[r] for r in REFS[:5]]), STEMS))
+
+
+def test_worker_error_names_the_segment(small_chunks):
+    hyps = list(SYS1[:60])
+    hyps[45] = "word " * 5001
+    with pytest.raises(SegmentTooLong, match="^segment 46: "):
+        score_corpus(hyps, [[r] for r in REFS[:60]], STEMS, jobs=2)
+    assert score_corpus(SYS1[:60], [[r] for r in REFS[:60]], STEMS, jobs=2).segments  # the pool still works
+
+
+def test_forkserver_when_threads_run(small_chunks):
+    """With another thread running (as in Streamlit) workers are not forked from this process."""
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        parallel.shutdown_pools()
+        assert parallel.start_method() in ("forkserver", "spawn")
+        many = score_corpus(SYS1[:60], [[r] for r in REFS[:60]], STEMS, jobs=2)
+        (pool,) = parallel._SharedPool.running.values()
+        assert pool.executor._mp_context.get_start_method() == parallel.start_method()
+    finally:
+        stop.set()
+        thread.join()
+    assert _dicts(many) == _dicts(score_corpus(SYS1[:60], [[r] for r in REFS[:60]], STEMS, jobs=1))
+
+
+def test_compare_and_difference_take_jobs(small_chunks):
+    refs = [[r] for r in REFS[:80]]
+    systems = {"sys1": SYS1[:80], "sys2": SYS2[:80]}
+    one, two = compare_systems(systems, refs, STEMS, jobs=1), compare_systems(systems, refs, STEMS, jobs=2)
+    assert one.corpus_rows() == two.corpus_rows()
+    assert all(_dicts(one.results[n]) == _dicts(two.results[n]) for n in systems)
+    a, b = MeteorConfig.nltk(stages=("exact", "stem")), MeteorConfig.meteor15(stages=("exact", "stem"))
+    d1 = explain_corpus_difference(SYS1[:80], refs, a, b, jobs=1)
+    d2 = explain_corpus_difference(SYS1[:80], refs, a, b, jobs=2)
+    assert d1.to_dict() == d2.to_dict()
+
+
+def test_jobs_must_be_a_count():
+    assert parallel.resolve_jobs(None) == parallel.resolve_jobs(0) == parallel.available_cores() >= 1
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError):
+            parallel.resolve_jobs(bad)
+
+
+# --- the command line -------------------------------------------------------------------------
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "meteor_core", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+CLI_SEGMENTS = parallel.MIN_PARALLEL_ITEMS + parallel.CHUNK_ITEMS // 2  # enough for --jobs 2 to start a pool
+CLI_REFS = [r for r, _, _ in SHORT] * 2
+CLI_HYPS = [a for _, a, _ in SHORT] * 2
+
+
+@pytest.fixture(scope="module")
+def ted_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ted")
+    for name, lines in (("ref", CLI_REFS), ("sys1", CLI_HYPS)):
+        (folder / name).write_text("\n".join(lines[:CLI_SEGMENTS]) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_cli_jobs_identical_in_every_format(ted_files):
+    """Two jobs through the streaming writers: every row as the library scores it in one job."""
+    files = ["--hyp", str(ted_files / "sys1"), "--ref", str(ted_files / "ref"), "--no-synonyms"]
+    jsonl = run(*files, "--format", "jsonl", "--jobs", "2")
+    assert jsonl.returncode == 0, jsonl.stderr
+    rows = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    expected = score_corpus(CLI_HYPS[:CLI_SEGMENTS], [[r] for r in CLI_REFS[:CLI_SEGMENTS]], STEMS)
+    assert rows[:-1] == [s.to_dict() for s in expected.segments]
+    assert rows[-1] == {"corpus": expected.to_dict()}
+    tsv = run(*files, "--format", "tsv", "--jobs", "2")
+    lines = tsv.stdout.splitlines()
+    assert len(lines) == len(expected.segments) + 2 and lines[-1].split("\t")[1] == f"{expected.score:.6f}"
+    assert lines[1].split("\t")[1] == f"{expected.segments[0].score:.6f}"
+    text = run(*files, "--jobs", "2")
+    mean = sum(s.score for s in expected.segments) / len(expected.segments)
+    assert text.stdout.startswith(f"METEOR = {expected.score:.4f}  ({len(expected.segments)} segments, "
+                                  f"mean segment score {mean:.4f})")
+
+
+def test_cli_bad_input_before_any_output(tmp_path):
+    """Files are checked in full first: a bad line at the end fails before a row is written."""
+    good = "a b c\n" * 50
+    (tmp_path / "h").write_text(good + "d\n")
+    (tmp_path / "r").write_text(good)
+    (tmp_path / "bad").write_bytes(good.encode() + b"caf\xe9\n")
+    for hyp, ref, needle in [("h", "r", "line counts differ"), ("bad", "h", "not UTF-8 (byte 0xe9 on line 51)")]:
+        out = run("--hyp", str(tmp_path / hyp), "--ref", str(tmp_path / ref), "--format", "jsonl", "--no-synonyms")
+        assert out.returncode == 2 and needle in out.stderr and out.stdout == ""
+    out = run("--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "h"), "--jobs", "-1")
+    assert out.returncode == 2 and "--jobs" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_cli_into_a_closed_pipe(ted_files):
+    """`... | head -1` stops the scoring without an error message."""
+    command = (f"{sys.executable} -m meteor_core --hyp {ted_files / 'sys1'} --ref {ted_files / 'ref'} "
+               "--format tsv --no-synonyms --jobs 2 | head -2")
+    out = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.splitlines()[0].startswith("segment\tscore") and len(out.stdout.splitlines()) == 2
+    assert "Traceback" not in out.stderr and "Error" not in out.stderr, out.stderr
