@@ -1,0 +1,79 @@
+"""Scoring on a Dask cluster (LocalCluster of 2 worker processes): exactly a local run's
+results, each worker loading its resources once; the core imports without dask."""
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, ted_lines
+
+from meteor_core import MeteorConfig, score_corpus
+
+distributed = pytest.importorskip("distributed")  # pinned in requirements.txt: present in CI
+
+from meteor_core.dask_runner import SchedulerUnreachable, score_corpus_dask, score_segments_dask  # noqa: E402
+
+# At most 40 words a side: far from the per-segment clock bound, so any two runs agree (see
+# test_parallel.py).
+N = 300
+SHORT = [(h, r) for h, r in zip(ted_lines("sys1"), ted_lines("ref")) if max(len(h.split()), len(r.split())) <= 40]
+HYPS = [h for h, _ in SHORT[:N]]
+REFS = [[r] for _, r in SHORT[:N]]
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=40)
+    with cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def _dicts(result):
+    return [s.to_dict() for s in result.segments], result.to_dict()
+
+
+@pytest.mark.parametrize("config", [MeteorConfig.meteor2005(), MeteorConfig.nltk(),
+                                    MeteorConfig.meteor15(stages=("exact", "stem"))], ids=lambda c: c.name)
+def test_cluster_result_is_the_local_result(client, config):
+    local = score_corpus(HYPS, REFS, config)
+    remote = score_corpus_dask(client, iter(HYPS), iter(REFS), config, partition_segments=23)
+    assert _dicts(remote) == _dicts(local)
+
+
+def test_both_workers_score_and_load_wordnet_once(client):
+    config = MeteorConfig.meteor2005()
+    for _ in range(2):
+        results = list(score_segments_dask(client, HYPS, REFS, config, partition_segments=10))
+        assert len(results) == N
+    loads = client.run(lambda: __import__("meteor_core.resources", fromlist=["wordnet"]).wordnet.cache_info())
+    assert len(loads) == 2
+    # every worker loaded WordNet (misses) exactly once, and then reused it (hits)
+    assert all(info.misses == 1 and info.hits > 0 for info in loads.values()), loads
+
+
+def test_cli_scheduler_equals_local_run(client, tmp_path):
+    (tmp_path / "h").write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    (tmp_path / "r").write_text("\n".join(r[0] for r in REFS) + "\n", encoding="utf-8")
+    args = [sys.executable, "-m", "meteor_core", "--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r"),
+            "--format", "jsonl"]
+    local = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    remote = subprocess.run(args + ["--scheduler", client.scheduler.address], cwd=ROOT, capture_output=True, text=True)
+    assert local.returncode == remote.returncode == 0, remote.stderr
+    assert remote.stdout == local.stdout
+    assert json.loads(remote.stdout.splitlines()[-1])["corpus"]["segments"] == N
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch):
+    import meteor_core.dask_runner as runner
+
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 1)
+    with pytest.raises(SchedulerUnreachable, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+        list(score_segments_dask("tcp://127.0.0.1:9", HYPS[:2], REFS[:2]))
+
+
+def test_core_and_cli_import_without_dask():
+    code = ("import sys, meteor_core, meteor_core.cli, meteor_core.cli.score, meteor_core.parallel\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
