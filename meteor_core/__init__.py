@@ -21,6 +21,7 @@ from .scorer import (  # noqa: E402
     corpus_from_segments,
     score,
     score_corpus,
+    score_segments,
 )
 from .stats import MeteorStats  # noqa: E402
 from .metric import METEOR, MeteorScore  # noqa: E402
@@ -29,5 +30,6 @@ from .analysis.difference import explain_corpus_difference, explain_difference  
 __all__ = [
     "Alignment", "ChunkSpan", "CorpusResult", "Match", "METEOR", "MeteorConfig", "MeteorScore", "MeteorStats",
     "PairResult", "SegmentResult", "WordNetMissingError", "corpus_from_segments",
-    "explain_corpus_difference", "explain_difference", "score", "score_corpus", "wordnet_available",
+    "explain_corpus_difference", "explain_difference", "score", "score_corpus", "score_segments",
+    "wordnet_available",
 ]

@@ -42,7 +42,7 @@ CONNECT_SECONDS = 10
 _SCORING = threading.Lock()
 
 
-class SchedulerUnreachable(RuntimeError):
+class SchedulerUnreachable(ConnectionError):
     """The scheduler address given does not answer."""
 
 
