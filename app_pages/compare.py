@@ -561,7 +561,8 @@ def corpus_difference_section(loaded: Loaded) -> None:
             try:
                 st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
                     loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
-                    progress=request_deadline("The walk from A to B").progress()))
+                    progress=request_deadline("The walk from A to B").progress(),
+                    jobs=None))  # every core for large sets (see compare_systems above)
             except WordNetMissingError as exc:
                 st.error(str(exc))
             except OverBudget as exc:

@@ -97,7 +97,7 @@ def chunked(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 
 def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Iterable[Item], jobs: int | None = 1,
                 chunk_items: int | None = None, executor: Executor | None = None,
-                workers: int | None = None, initializer: Callable[[], None] | None = None) -> Iterator[Result]:
+                workers: int | None = None) -> Iterator[Result]:
     """``function(chunk)`` over chunks of ``items``, the results yielded one by one in input order.
 
     ``chunk_items`` items a chunk (default ``CHUNK_ITEMS``). Without ``executor``: in this
@@ -105,8 +105,7 @@ def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Itera
     docstring), else in the shared pool of ``jobs`` processes (None or 0: every core). With
     ``executor`` (e.g. a Dask client's), every chunk goes there and ``workers`` (how many chunks
     it runs at once) sets the window. An exception raised by ``function`` is raised here, after
-    the results of the chunks before it. ``initializer`` (picklable) runs once in every new
-    worker process of the pool, before its first chunk.
+    the results of the chunks before it.
     """
     chunk_items = chunk_items or CHUNK_ITEMS
     chunks = chunked(items, chunk_items)
@@ -116,7 +115,7 @@ def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Itera
     jobs = resolve_jobs(jobs)
     head: list[list[Item]] = []
     if jobs > 1:  # read ahead just far enough to know whether a pool pays
-        needed = MIN_PARALLEL_ITEMS if _pool_is_cheap((jobs, initializer)) else MIN_COLD_PARALLEL_ITEMS
+        needed = MIN_PARALLEL_ITEMS if _pool_is_cheap(jobs) else MIN_COLD_PARALLEL_ITEMS
         head = list(islice(chunks, -(-needed // chunk_items)))
         if sum(map(len, head)) < needed:
             jobs = 1
@@ -124,10 +123,9 @@ def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Itera
         for chunk in chain(head, chunks):
             yield from function(chunk)
         return
-    key = (jobs, initializer)
-    if key not in _SharedPool.running:  # the first chunk here: forked workers then inherit what it
+    if jobs not in _SharedPool.running:  # the first chunk here: forked workers then inherit what it
         yield from function(head.pop(0))  # loaded (stemmer, WordNet...) and the words it memoised
-    pool = _SharedPool.get(key)
+    pool = _SharedPool.get(jobs)
     try:
         yield from _windowed(function, chain(head, chunks), pool.executor, jobs)
     except BrokenProcessPool:
@@ -151,33 +149,31 @@ def _windowed(function, chunks: Iterator[list], executor: Executor, workers: int
             future.cancel()
 
 
-def _pool_is_cheap(key: tuple) -> bool:
-    """Whether these workers exist already or start by a fork (see the module docstring)."""
-    return key in _SharedPool.running or start_method() == "fork"
+def _pool_is_cheap(jobs: int) -> bool:
+    """Whether workers for ``jobs`` exist already or start by a fork (see the module docstring)."""
+    return jobs in _SharedPool.running or start_method() == "fork"
 
 
 class _SharedPool:
-    """A process pool per (number of jobs, initializer), shared by the calls (and threads) that
-    need one, and shut down once nobody has used it for POOL_IDLE_SECONDS."""
+    """A process pool per number of jobs, shared by the calls (and threads) that need one, and
+    shut down once nobody has used it for POOL_IDLE_SECONDS."""
 
-    running: dict[tuple, "_SharedPool"] = {}
+    running: dict[int, "_SharedPool"] = {}
     _lock = threading.Lock()
 
-    def __init__(self, key: tuple):
-        self.key = key
-        jobs, initializer = key
-        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
-                                            initializer=initializer)
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()))
         self.users = 0
         self.last_used = time.monotonic()
         self._timer: threading.Timer | None = None
 
     @classmethod
-    def get(cls, key: tuple) -> "_SharedPool":
+    def get(cls, jobs: int) -> "_SharedPool":
         with cls._lock:
-            pool = cls.running.get(key)
+            pool = cls.running.get(jobs)
             if pool is None:
-                pool = cls.running[key] = cls(key)
+                pool = cls.running[jobs] = cls(jobs)
             pool.users += 1
             return pool
 
@@ -194,15 +190,15 @@ class _SharedPool:
 
     def _close_if_idle(self, stamp: float) -> None:
         with self._lock:
-            if self.users or self.last_used != stamp or self.running.get(self.key) is not self:
+            if self.users or self.last_used != stamp or self.running.get(self.jobs) is not self:
                 return
-            del self.running[self.key]
+            del self.running[self.jobs]
         self.executor.shutdown(wait=False, cancel_futures=True)
 
     def discard(self, wait: bool = False) -> None:
         with self._lock:
-            if self.running.get(self.key) is self:
-                del self.running[self.key]
+            if self.running.get(self.jobs) is self:
+                del self.running[self.jobs]
             if self._timer is not None:
                 self._timer.cancel()
         self.executor.shutdown(wait=wait, cancel_futures=True)

@@ -283,26 +283,8 @@ def score_segments(
     config = config or MeteorConfig.meteor2005()
     jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
     if config.uses_synonyms:
-        resources.wordnet()  # here, once: forked workers share it, and a missing WordNet fails before any work
-    return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs,
-                                initializer=worker_started)
-
-
-def worker_started() -> None:
-    """Run once in each worker process. A forked worker inherits the parent's open WordNet
-    files, and with them their file offsets, which forked processes share: NLTK's reader reads
-    a synset by seek + read, so two workers reading at once would read at each other's
-    positions (seen: "No WordNet synset found", then a crash). Each worker opens its own."""
-    if not resources.wordnet.cache_info().currsize:
-        return  # not loaded in the parent: the worker opens the files itself when it needs them
-    reader = resources.wordnet()
-    for handle in reader._data_file_map.values():
-        handle.close()  # this process's descriptor only: the parent's stays open and where it was
-    reader._data_file_map.clear()  # reopened on the next read (WordNetCorpusReader._data_file)
-    for name in ("_key_synset_file", "_key_count_file"):  # sense-key files, opened the same way
-        if getattr(reader, name, None) is not None:
-            getattr(reader, name).close()
-            setattr(reader, name, None)
+        resources.require_wordnet()  # a missing WordNet fails here, before any work
+    return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs)
 
 
 def number_segments(hypotheses: Iterable[str], references: Iterable[Sequence[str]]) -> Iterator[tuple]:

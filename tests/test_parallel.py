@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import threading
-from functools import partial
 
 import pytest
 from conftest import ROOT, ted_lines
@@ -14,7 +13,7 @@ from conftest import ROOT, ted_lines
 from meteor_core import MeteorConfig, parallel, resources
 from meteor_core.analysis.compare import compare_systems
 from meteor_core.analysis.difference import explain_corpus_difference
-from meteor_core.scorer import SegmentTooLong, score_corpus, score_segments, worker_started
+from meteor_core.scorer import SegmentTooLong, score_corpus, score_segments
 
 # TED segments of at most 40 words a side. A segment's search stops at a clock bound
 # (scorer.SEGMENT_SECONDS), so on a loaded machine a long segment can end with optimal=False in
@@ -99,31 +98,18 @@ def test_streaming_reads_only_a_window_ahead(small_chunks):
         results.close()
 
 
-def _wordnet_file(pos: str) -> int:
-    """The OS file descriptor behind WordNet's data file for ``pos`` (opened if need be)."""
-    handle = resources.wordnet()._data_file(pos)
-    return getattr(handle, "stream", handle).fileno()
-
-
-def _move_wordnet_offset(parent: int, chunk):
-    """In a worker: move the OS offset of WordNet's noun data file, as any read there does."""
-    if os.getpid() != parent:
-        os.lseek(_wordnet_file("n"), 4321, os.SEEK_SET)
-    return chunk
-
-
-def test_forked_workers_read_wordnet_through_their_own_files(small_chunks):
-    """Forked processes share the offsets of the files they inherit: NLTK reads a synset by
-    seek + read, so workers reading at once read at each other's positions (a TED run with
-    --jobs 2 crashed with "No WordNet synset found"). worker_started gives each its own."""
-    move = partial(_move_wordnet_offset, os.getpid())
-    fd = _wordnet_file("n")
-    for initializer, shared in ((None, True), (worker_started, False)):
-        parallel.shutdown_pools()
-        os.lseek(fd, 1234, os.SEEK_SET)
-        assert parallel.start_method() == "fork"
-        list(parallel.ordered_map(move, range(50), jobs=2, chunk_items=5, initializer=initializer))
-        assert (os.lseek(fd, 0, os.SEEK_CUR) != 1234) is shared
+def test_forked_workers_read_wordnet_at_once(small_chunks):
+    """Workers forked after WordNet was loaded, with empty memos, all reading synsets at once
+    (NLTK's reader read a synset by seek + read on a file whose offset forked processes share:
+    a --jobs 2 run crashed with "No WordNet synset found"; meteor_core.wordnet maps its files)."""
+    resources.wordnet()
+    parallel.shutdown_pools()
+    for memo in (resources.synsets_of.__self__, resources._shared_synsets, resources.nltk_synonyms.__self__):
+        memo.clear()
+    resources.synset_name.cache_clear()
+    assert parallel.start_method() == "fork"
+    for config in (MeteorConfig.meteor2005(), MeteorConfig.nltk()):
+        assert _dicts(score_corpus(SYS1, TWO_REFS, config, jobs=2)) == _dicts(score_corpus(SYS1, TWO_REFS, config))
 
 
 def test_unequal_lengths_refused():
@@ -207,7 +193,8 @@ def test_cli_jobs_identical_in_every_format(ted_files):
     assert rows[-1] == {"corpus": expected.to_dict()}
     tsv = run(*files, "--format", "tsv", "--jobs", "2")
     lines = tsv.stdout.splitlines()
-    assert len(lines) == len(expected.segments) + 2 and lines[-1].split("\t")[1] == f"{expected.score:.6f}"
+    assert len(lines) == len(expected.segments) + 3 and lines[-2].split("\t")[1] == f"{expected.score:.6f}"
+    assert lines[-1] == f"signature\t{expected.signature}"
     assert lines[1].split("\t")[1] == f"{expected.segments[0].score:.6f}"
     text = run(*files, "--jobs", "2")
     mean = sum(s.score for s in expected.segments) / len(expected.segments)
