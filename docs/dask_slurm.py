@@ -10,8 +10,9 @@
 Everything after ``--`` is what ``python -m meteor_core`` (score) takes; the script starts the
 cluster and runs exactly that command with ``--scheduler`` pointing at it, so the output is the
 one of a local run. Each SLURM job runs ``--processes`` Dask worker processes of one thread each
-(NLTK's WordNet reader is not thread-safe; every process loads WordNet once, ~300 MB, so give a
-process at least 1 GB). ``--dry-run`` prints the job script SLURM would be given and stops.
+(a worker scores one partition at a time, see meteor_core/dask_runner.py; every process loads
+WordNet once, so give a process 1 GB or more). ``--dry-run`` prints the job script SLURM would be
+given and stops.
 """
 from __future__ import annotations
 

@@ -14,13 +14,16 @@ be streamed through the cluster.
 Workers need meteor_core importable (``pip install .[dask]`` on every node, or a shared
 checkout on PYTHONPATH) and WordNet (``python -m meteor_core setup``) when synonyms are used.
 Each worker process loads its resources once, on its first partition: the resources module
-memoises them per process. NLTK's WordNet reader is not thread-safe (lazy loading, shared file
-positions), so a worker scores one partition at a time whatever its thread count; start
-workers with one thread each and as many processes as cores (``dask worker ADDRESS --nworkers
-N --nthreads 1``, ``LocalCluster(threads_per_worker=1)``).
+memoises them per process. A worker scores one partition at a time whatever its thread count:
+the scorer is written for one thread (per-word memos and lazily made resources are shared by
+the whole process), and threads of one process share one interpreter lock, so they would add
+no speed to pure-Python scoring anyway. Start workers with one thread each and as many
+processes as cores (``dask worker ADDRESS --nworkers N --nthreads 1``,
+``LocalCluster(threads_per_worker=1)``).
 
-This module imports dask; nothing else in meteor_core imports it (the CLI does, for
-``--scheduler``, only when asked), so the core and the app work without dask installed.
+Only this module uses dask, and only when called (importing it does not import dask), so the
+core, the CLI and the app work without dask installed; without it these functions raise an
+ImportError that says what to install.
 """
 from __future__ import annotations
 
@@ -28,8 +31,6 @@ import threading
 from contextlib import contextmanager
 from functools import partial
 from typing import Iterable, Iterator, Sequence
-
-from dask.distributed import Client
 
 from . import parallel
 from .config import MeteorConfig
@@ -53,8 +54,13 @@ def score_partition(config: MeteorConfig, partition: Sequence[tuple]) -> list[Se
 
 
 @contextmanager
-def _connected(scheduler: Client | str):
+def _connected(scheduler):
     """A client for ``scheduler`` (a Client, used as is, or an address, connected and closed here)."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ImportError("scoring on a Dask cluster needs dask.distributed: "
+                          "pip install 'dask[distributed]' (or .[dask])") from None
     if isinstance(scheduler, Client):
         yield scheduler
         return
@@ -66,20 +72,21 @@ def _connected(scheduler: Client | str):
         yield client
 
 
-def score_segments_dask(scheduler: Client | str, hypotheses: Iterable[str], references: Iterable[Sequence[str]],
+def score_segments_dask(scheduler, hypotheses: Iterable[str], references: Iterable[Sequence[str]],
                         config: MeteorConfig | None = None,
                         partition_segments: int = PARTITION_SEGMENTS) -> Iterator[SegmentResult]:
     """``scorer.score_segments`` on a Dask cluster: every SegmentResult, in input order.
-    ``scheduler``: a ``dask.distributed.Client`` or a scheduler address (tcp://HOST:PORT)."""
+    ``scheduler``: a ``dask.distributed.Client``, or a scheduler's address (tcp://HOST:PORT)."""
     config = config or MeteorConfig.meteor2005()
     with _connected(scheduler) as client:
-        workers = sum(client.nthreads().values()) or 1
+        # the window follows the cluster: workers that join later (a SLURM job starting) get work
+        workers = lambda: sum(client.nthreads().values())  # noqa: E731
         yield from parallel.ordered_map(partial(score_partition, config), number_segments(hypotheses, references),
                                         chunk_items=partition_segments, executor=client.get_executor(pure=False),
                                         workers=workers)
 
 
-def score_corpus_dask(scheduler: Client | str, hypotheses: Iterable[str], references: Iterable[Sequence[str]],
+def score_corpus_dask(scheduler, hypotheses: Iterable[str], references: Iterable[Sequence[str]],
                       config: MeteorConfig | None = None, partition_segments: int = PARTITION_SEGMENTS) -> CorpusResult:
     """``scorer.score_corpus`` on a Dask cluster: the same CorpusResult as a local run."""
     config = config or MeteorConfig.meteor2005()

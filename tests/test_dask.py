@@ -73,7 +73,21 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
 
 
 def test_core_and_cli_import_without_dask():
-    code = ("import sys, meteor_core, meteor_core.cli, meteor_core.cli.score, meteor_core.parallel\n"
+    code = ("import sys, meteor_core, meteor_core.cli, meteor_core.cli.score, meteor_core.parallel, "
+            "meteor_core.dask_runner\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_scheduler_without_dask_says_what_to_install(tmp_path):
+    """dask made unimportable (as where it is not installed): one line naming the package."""
+    (tmp_path / "h").write_text("a b\n")
+    code = ("import sys; sys.modules['dask'] = sys.modules['distributed'] = None\n"
+            "from meteor_core.cli import main\n"
+            f"sys.exit(main(['--hyp', {str(tmp_path / 'h')!r}, '--ref', {str(tmp_path / 'h')!r}, "
+            "'--scheduler', 'tcp://127.0.0.1:9']))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == ("error: scoring on a Dask cluster needs dask.distributed: "
+                                  "pip install 'dask[distributed]' (or .[dask])")

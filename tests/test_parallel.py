@@ -10,7 +10,7 @@ import threading
 import pytest
 from conftest import ROOT, ted_lines
 
-from meteor_core import MeteorConfig, parallel, resources
+from meteor_core import MeteorConfig, parallel, resources, scorer
 from meteor_core.analysis.compare import compare_systems
 from meteor_core.analysis.difference import explain_corpus_difference
 from meteor_core.scorer import SegmentTooLong, score_corpus, score_segments
@@ -34,6 +34,7 @@ def small_chunks(monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 1)
     monkeypatch.setattr(parallel, "MIN_COLD_PARALLEL_ITEMS", 1)
     monkeypatch.setattr(parallel, "CHUNK_ITEMS", 7)
+    monkeypatch.setattr(scorer, "SEGMENT_SECONDS", 600)  # forked workers inherit it: no clock cuts
     yield
     parallel.shutdown_pools()
 
@@ -223,3 +224,47 @@ def test_cli_into_a_closed_pipe(ted_files):
                          timeout=120)
     assert out.stdout.splitlines()[0].startswith("segment\tscore") and len(out.stdout.splitlines()) == 2
     assert "Traceback" not in out.stderr and "Error" not in out.stderr, out.stderr
+
+
+# --- streamed reading (textio.iter_segments, zip_same_length) ------------------------------------
+
+@pytest.mark.parametrize("data", [b"a\nb\n", b"a\nb", b"\xef\xbb\xbfa\r\nb\r\n", b"a\n\n", b"\n\n", b"\nx", b"a\rb\n",
+                                  b"caf\xc3\xa9\n", b"", b"\n", b"\xef\xbb\xbf", b"caf\xe9\n", b"a\x00b\n"])
+def test_iter_segments_reads_as_read_segments(tmp_path, data):
+    from meteor_core.textio import InputError, iter_segments, read_segments
+
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    try:
+        expected = read_segments(path)
+    except InputError:
+        with pytest.raises(InputError):
+            list(iter_segments(path))
+    else:
+        assert list(iter_segments(path)) == expected
+
+
+def test_zip_same_length_names_the_short_file():
+    from meteor_core.textio import InputError, zip_same_length
+
+    assert list(zip_same_length({"h": ["a", "b"], "r": ["c", "d"]})) == [("a", "c"), ("b", "d")]
+    with pytest.raises(InputError, match=r"line counts differ \(h: 3 or more, r: 2\)"):
+        list(zip_same_length({"h": ["a", "b", "x"], "r": ["c", "d"]}))
+
+
+def test_compare_and_explain_commands_take_jobs(tmp_path, capsys, small_chunks):
+    """--jobs reaches the library from compare and explain (a pool for any size here)."""
+    from meteor_core.cli import main
+
+    for name, lines in (("ref", REFS[:40]), ("a", SYS1[:40]), ("b", SYS2[:40])):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    outputs = {}
+    for jobs in ("1", "2"):
+        assert main(["compare", "--ref", str(tmp_path / "ref"), "--sys", str(tmp_path / "a"), "--sys",
+                     str(tmp_path / "b"), "--no-synonyms", "--samples", "100", "--trials", "100", "--format", "json",
+                     "--jobs", jobs]) == 0
+        compare = json.loads(capsys.readouterr().out)
+        assert main(["explain", "--a", "nltk", "--b", "meteor15", "--hyp-file", str(tmp_path / "a"), "--ref-file",
+                     str(tmp_path / "ref"), "--no-synonyms", "--format", "json", "--jobs", jobs]) == 0
+        outputs[jobs] = (compare, json.loads(capsys.readouterr().out))
+    assert outputs["1"] == outputs["2"]
