@@ -99,18 +99,32 @@ def test_streaming_reads_only_a_window_ahead(small_chunks):
         results.close()
 
 
-def test_forked_workers_read_wordnet_at_once(small_chunks):
+FORKED_WORDNET = """
+import json, sys
+sys.path.insert(0, "tests")
+from test_parallel import SYS1, TWO_REFS, _dicts
+from meteor_core import MeteorConfig, parallel, resources, scorer
+from meteor_core.scorer import score_corpus
+parallel.MIN_PARALLEL_ITEMS, parallel.CHUNK_ITEMS, scorer.SEGMENT_SECONDS = 1, 7, 600
+resources.wordnet()
+for memo in (resources.synsets_of.__self__, resources._shared_synsets, resources.nltk_synonyms.__self__):
+    memo.clear()
+resources.synset_name.cache_clear()
+assert parallel.start_method() == "fork", parallel._foreign_threads()
+for config in (MeteorConfig.meteor2005(), MeteorConfig.nltk()):
+    assert _dicts(score_corpus(SYS1, TWO_REFS, config, jobs=2)) == _dicts(score_corpus(SYS1, TWO_REFS, config))
+print("same")
+"""
+
+
+def test_forked_workers_read_wordnet_at_once():
     """Workers forked after WordNet was loaded, with empty memos, all reading synsets at once
     (NLTK's reader read a synset by seek + read on a file whose offset forked processes share:
-    a --jobs 2 run crashed with "No WordNet synset found"; meteor_core.wordnet maps its files)."""
-    resources.wordnet()
-    parallel.shutdown_pools()
-    for memo in (resources.synsets_of.__self__, resources._shared_synsets, resources.nltk_synonyms.__self__):
-        memo.clear()
-    resources.synset_name.cache_clear()
-    assert parallel.start_method() == "fork"
-    for config in (MeteorConfig.meteor2005(), MeteorConfig.nltk()):
-        assert _dicts(score_corpus(SYS1, TWO_REFS, config, jobs=2)) == _dicts(score_corpus(SYS1, TWO_REFS, config))
+    a --jobs 2 run crashed with "No WordNet synset found"; meteor_core.wordnet maps its files).
+    In a fresh process: in this one, other tests may have left threads, and then workers are
+    not forked."""
+    out = subprocess.run([sys.executable, "-c", FORKED_WORDNET], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "same", out.stderr[-3000:]
 
 
 def test_unequal_lengths_refused():
@@ -268,3 +282,33 @@ def test_compare_and_explain_commands_take_jobs(tmp_path, capsys, small_chunks):
                      str(tmp_path / "ref"), "--no-synonyms", "--format", "json", "--jobs", jobs]) == 0
         outputs[jobs] = (compare, json.loads(capsys.readouterr().out))
     assert outputs["1"] == outputs["2"]
+
+
+def test_compare_page_scores_in_a_pool_from_its_script_thread(monkeypatch):
+    """The page runs in a Streamlit script thread: its pool starts by forkserver, not fork, and
+    gives the corpus table one job gives (thresholds lowered so that an upload of 200 short
+    segments uses a pool)."""
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from meteor_core.analysis.compare import compare_systems
+
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 1)
+    monkeypatch.setattr(parallel, "MIN_COLD_PARALLEL_ITEMS", 1)
+    parallel.shutdown_pools()
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+    at = at.switch_page("app_pages/compare.py").run()
+    at = at.radio(key="cmp_source").set_value(at.radio(key="cmp_source").options[1]).run()
+    at.file_uploader(key="cmp_refs").upload("ref.txt", "\n".join(REFS).encode()).run()
+    uploader = at.file_uploader(key="cmp_systems")
+    at = uploader.upload("a.txt", "\n".join(SYS1).encode()).upload("b.txt", "\n".join(SYS2).encode()).run()
+    try:
+        assert not at.exception
+        (pool,) = parallel._SharedPool.running.values()
+        assert pool.executor._mp_context.get_start_method() in ("forkserver", "spawn")
+    finally:
+        parallel.shutdown_pools()
+    one_job = compare_systems({"a": SYS1, "b": SYS2}, [[r] for r in REFS], MeteorConfig.meteor2005())
+    shown = at.dataframe[0].value
+    assert list(shown["corpus METEOR"]) == [one_job.results[n].score for n in ("a", "b")]
