@@ -11,7 +11,9 @@ cluster's executor instead of the local pool.
 Choices (measured on this machine, 2 cores, TED segments of ~0.1–0.5 ms each):
 * How workers start. ``fork`` when no other thread runs here (the CLI, scripts; the helper
   threads of this module's own pools do not count): workers start in milliseconds and share,
-  copy-on-write, what the parent has loaded (WordNet). With other threads running (Streamlit
+  copy-on-write, what the parent has loaded (a new pool's first chunk is scored here, before
+  the fork, so that this includes the stemmer, WordNet and the memos of the corpus's commonest
+  words). With other threads running (Streamlit
   runs each page in a thread), a fork could copy a lock that another thread holds into the
   child and deadlock it, so ``forkserver`` (``spawn`` where that does not exist) starts them
   from a clean single-threaded process instead; each worker then imports the library and loads
