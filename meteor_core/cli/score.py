@@ -6,7 +6,8 @@
 
 Segments are read, scored and written one by one (tsv and jsonl rows appear as they are
 scored), so memory does not grow with the corpus; the corpus line comes from the summed
-statistics. The files are checked in full (encoding, line counts) before any output.
+statistics. Regular files are checked in full (encoding, line counts) before any output; a
+pipe, which cannot be read twice, when the scoring reaches its problem.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import argparse
 import os
 import sys
 from itertools import tee
+from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
 from ..config import MeteorConfig
@@ -129,8 +131,9 @@ def _results(args: argparse.Namespace, config: MeteorConfig) -> Iterator[Segment
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
-        for _ in _segments(args):  # a first pass, in constant memory: bad files fail before any output
-            pass
+        if all(Path(p).is_file() for p in [args.hyp, *args.ref]):  # a pipe cannot be read twice
+            for _ in _segments(args):  # a first pass, in constant memory: bad files fail before any output
+                pass
         WRITERS[args.format](_results(args, config), config, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
