@@ -103,7 +103,7 @@ FORKED_WORDNET = """
 import json, sys
 sys.path.insert(0, "tests")
 from test_parallel import SYS1, TWO_REFS, _dicts
-from meteor_core import MeteorConfig, parallel, scorer
+from meteor_core import MeteorConfig, parallel, resources, scorer
 from meteor_core.scorer import score_corpus
 parallel.MIN_PARALLEL_ITEMS, parallel.CHUNK_ITEMS, scorer.SEGMENT_SECONDS = 1, 7, 600
 resources.wordnet()
