@@ -98,3 +98,23 @@ def test_the_explorer_answers_adversarial_input_within_the_bound(preset):
     assert not at.exception
     assert time.perf_counter() - start < BOUND * 4  # scoring, both drawings and the tables
     assert next(m.value for m in at.metric if m.label == "METEOR")
+
+
+def test_the_search_budget_counts_cpu_time_not_waiting():
+    """A thread that waits (a loaded machine, other sessions) keeps its search time: the budget is
+    on the thread's CPU time, so a segment's result does not depend on the machine's load."""
+    from meteor_core.align.search import Budget
+
+    budget = Budget.for_seconds(0.05)
+    time.sleep(0.2)  # waiting uses no CPU time
+    assert not budget.out_of_time()
+    end = time.thread_time() + 0.2
+    while time.thread_time() < end:  # searching does
+        pass
+    assert budget.out_of_time() and budget.out_of_time()  # and stays out of time
+    budget = Budget.for_seconds(0.05)
+    budget.extend(10)  # loading a resource is given back
+    end = time.thread_time() + 0.1
+    while time.thread_time() < end:
+        pass
+    assert not budget.out_of_time()

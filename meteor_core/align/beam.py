@@ -20,7 +20,7 @@ held to a line-by-line port of the Java in the tests (tests/meteor15_reference.p
 
 Speed: partial alignments are tuples (key first) sharing their chosen matches as linked pairs,
 used words are an int bit mask, and candidates are computed once per distinct reference word.
-Bounds: ``budget.deadline`` is checked at every reference position; past it (or once a position
+Bounds: the search ``budget`` is checked at every reference position; past it (or once a position
 would hold more than MAX_STEP_PATHS partial alignments in all) the best partial alignment is
 finished greedily, and the result says optimal=False. Otherwise optimal=True means "exactly the
 jar's search", not a proof of optimality.
@@ -210,16 +210,15 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     if "synonym" in stages:
         resources.load_synonyms(config.synonym_source)
     if budget is not None:
-        budget.deadline += time.perf_counter() - loading
+        budget.extend(time.perf_counter() - loading)
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
-    deadline = budget.deadline if budget is not None else None
-    best, complete = _search(per_ref, fixed, deadline)
+    best, complete = _search(per_ref, fixed, budget)
     if not complete and budget is not None:
         budget.exhausted = True
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
 
 
-def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
@@ -233,6 +232,7 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
     clock = time.perf_counter
+    wall_deadline = budget.wall_deadline if budget is not None else float("inf")
     for j, cands in enumerate(per_ref):
         match = fixed[j]
         if uniform and (common_busy > j or match is not None or not cands):
@@ -251,7 +251,11 @@ def _search(per_ref: list[tuple], fixed: list, deadline: float | None) -> tuple[
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
             del paths[BEAM_SIZE:]
-        if deadline is not None and clock() > deadline or len(paths) * len(cands) > MAX_STEP_PATHS:
+        cut = len(paths) * len(cands) > MAX_STEP_PATHS
+        if not cut and clock() > wall_deadline:  # the cheap clock first; the budget then checks CPU time
+            cut = budget.out_of_time()
+            wall_deadline = budget.wall_deadline
+        if cut:
             return _finish_greedily(_actual(paths[0], base, uniform, common_last, common_busy), per_ref, fixed, j), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
             i, nh, nr, gain = match[:4]

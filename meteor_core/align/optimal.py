@@ -32,7 +32,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
         elif stage == "stem":
-            budget.deadline += resources.load_stemmer(config.stemmer)  # not the segment's search time
+            budget.extend(resources.load_stemmer(config.stemmer))  # not the segment's search time
             keys_h = list(map(stem, map(hyp.__getitem__, free_h)))
             keys_r = list(map(stem, map(ref.__getitem__, free_r)))
             if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
@@ -40,7 +40,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
-            budget.deadline += resources.load_synonyms(config.synonym_source)  # loading once is not the segment's search time
+            budget.extend(resources.load_synonyms(config.synonym_source))  # loading once is not the segment's search time
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok

@@ -54,24 +54,43 @@ SMALL_TABLE_ENTRIES = 2_000
 
 
 class Budget:
-    """Search limits for one segment; ``exhausted`` records whether any stage hit them."""
+    """Search limits for one segment; ``exhausted`` records whether any stage hit them.
 
-    __slots__ = ("max_nodes", "deadline", "exhausted")
+    The limit is on this thread's CPU time, not the wall clock: on a loaded machine (other
+    processes, other jobs, Streamlit's other sessions) a segment gets the same amount of search,
+    so its result does not depend on the load. Checks read the cheap wall clock first; only
+    once the wall deadline has passed is the slower thread CPU clock read, and
+    if CPU time is left (the thread was waiting) the wall deadline moves on by what is left."""
 
-    def __init__(self, max_nodes: int = 200_000, deadline: float | None = None, exhausted: bool = False):
-        self.max_nodes = max_nodes
-        self.deadline = time.perf_counter() + 0.5 if deadline is None else deadline
-        self.exhausted = exhausted
+    __slots__ = ("seconds", "cpu_start", "wall_deadline", "exhausted")
+
+    def __init__(self, seconds: float = 0.5):
+        self.seconds = seconds
+        self.cpu_start = time.thread_time()
+        self.wall_deadline = time.perf_counter() + seconds
+        self.exhausted = False
 
     @classmethod
-    def for_seconds(cls, seconds: float, max_nodes: int = 200_000) -> "Budget":
-        return cls(max_nodes, time.perf_counter() + seconds)
+    def for_seconds(cls, seconds: float) -> "Budget":
+        return cls(seconds)
+
+    def extend(self, seconds: float) -> None:
+        """Give back time spent on something else (loading a resource once)."""
+        self.seconds += seconds
+        self.wall_deadline += seconds
 
     def out_of_time(self) -> bool:
-        """True (and remembered) once the deadline has passed."""
-        if self.exhausted or time.perf_counter() > self.deadline:
-            self.exhausted = True
-        return self.exhausted
+        """True (and remembered) once the segment has used its CPU time."""
+        if self.exhausted:
+            return True
+        if time.perf_counter() <= self.wall_deadline:
+            return False
+        left = self.seconds - (time.thread_time() - self.cpu_start)
+        if left > 0:  # the thread was waiting, not searching: the wall deadline moves on
+            self.wall_deadline = time.perf_counter() + left
+            return False
+        self.exhausted = True
+        return True
 
 
 def count_crossings(pairs) -> int:
@@ -651,7 +670,7 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
     start = time.perf_counter()
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
-    budget.deadline += time.perf_counter() - start  # importing once is not the segment's search time
+    budget.extend(time.perf_counter() - start)  # importing once is not the segment's search time
 
     arrays = []
     for part, size in zip(parts, sizes):
