@@ -111,12 +111,15 @@ class METEOR:
     def get_signature(self) -> str:
         return self.config.signature()
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> MeteorScore:
-        """Corpus METEOR from summed segment statistics; ``references`` are reference streams."""
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                     jobs: int | None = 1) -> MeteorScore:
+        """Corpus METEOR from summed segment statistics; ``references`` are reference streams;
+        ``jobs`` processes (None or 0: every core), the same result as one."""
         if isinstance(hypotheses, str):
             raise TypeError("hypotheses must be a list of strings, one a segment")
         hypotheses = list(hypotheses)
-        return MeteorScore.from_result(score_corpus(hypotheses, reference_sets(references, len(hypotheses)), self.config))
+        return MeteorScore.from_result(score_corpus(hypotheses, reference_sets(references, len(hypotheses)), self.config,
+                                                    jobs=jobs))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> MeteorScore:
         """One segment against its references (the best reference counts, as in Meteor and NLTK)."""

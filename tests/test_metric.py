@@ -58,6 +58,15 @@ def test_corpus_score_takes_reference_streams():
     assert len(mixed.result.segments) == 40 and mixed.stats == mixed.result.stats
 
 
+def test_corpus_score_on_two_jobs_equals_one():
+    """jobs= passes through to score_corpus: 1,200 segments (over the one-process threshold)."""
+    ref, s1 = ted_lines("ref"), ted_lines("sys1")
+    m = METEOR("nltk")
+    one, two = m.corpus_score(s1, [ref]), m.corpus_score(s1, [ref], jobs=2)
+    assert two.score == one.score and two.stats == one.stats
+    assert [s.to_dict() for s in two.result.segments] == [s.to_dict() for s in one.result.segments]
+
+
 def test_statistics_interface_gives_the_same_corpus_score():
     ref, s1 = ted_lines("ref")[:30], ted_lines("sys1")[:30]
     for preset in ("meteor2005", "meteor15"):
