@@ -1,7 +1,6 @@
 """Every search is bounded: adversarial segments (repeated words, tiny vocabularies, 1,000 tokens)
 score within a generous bound in the library, the CLI and the app, and a cut search says so.
 (Measured figures are in bench/bench_core.py; these bounds only catch a hang.)"""
-import random
 import subprocess
 import sys
 import time
@@ -9,6 +8,7 @@ import tracemalloc
 
 import pytest
 
+from bench.adversarial import cases
 from conftest import ROOT
 from meteor_core import MeteorConfig, resources, score
 
@@ -16,23 +16,7 @@ from meteor_core import MeteorConfig, resources, score
 BOUND = 5.0
 
 
-def _cases() -> dict[str, tuple[str, str]]:
-    rng = random.Random(1)
-    vocab4 = ["the", "a", "of", "cat"]
-    words = [f"w{k % 300}" for k in range(1000)]
-    rng.shuffle(words)
-    return {
-        '400 x "the"': (" ".join(["the"] * 400), " ".join(["the"] * 390)),
-        "1,000 tokens, 4 words": (" ".join(rng.choice(vocab4) for _ in range(1000)),
-                                  " ".join(rng.choice(vocab4) for _ in range(1000))),
-        "1,000 tokens, 300 words": (" ".join(words), " ".join(sorted(words))),
-        "1,000 tokens, 2 words, stems and synonyms": (" ".join(rng.choice(["big", "large"]) for _ in range(1000)),
-                                                      " ".join(rng.choice(["bigger", "larger", "big"]) for _ in range(1000))),
-        "repeated phrase": (" ".join(["the cat sat on the mat ."] * 100), " ".join(["on the mat the cat sat ."] * 90)),
-    }
-
-
-CASES = _cases()
+CASES = cases()
 
 
 @pytest.mark.parametrize("preset", ["meteor2005", "nltk"])
