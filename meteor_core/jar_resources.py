@@ -188,11 +188,19 @@ class ParaphraseTable:
         return found
 
 
+# A parsed copy is kept on disk only for tables this large (the jar's English table is 61 MB):
+# smaller ones parse in a few seconds, and every table a visitor uploads (20 MiB at most) would
+# otherwise leave a copy behind. The KEPT_PARSED most recently used copies are kept.
+PARSED_CACHE_MIN_BYTES = 32 * 2**20
+KEPT_PARSED = 4
+
+
 @lru_cache(maxsize=2)
 def paraphrase_table(path: str) -> ParaphraseTable:
     """Load a table of line triplets (probability, phrase, paraphrase), gzip or plain text.
-    Meteor 1.5's English table (5.3M entries) takes ~10 s to read and ~0.5 GB; a parsed copy is
-    kept in the cache folder (METEOR_EXPLORER_CACHE), which loads in ~2 s the next time."""
+    Meteor 1.5's English table (5.3M entries) takes ~10 s to read and ~0.5 GB; a parsed copy of a
+    large table is kept in the cache folder (METEOR_EXPLORER_CACHE), which loads in ~2 s the
+    next time."""
     import gzip
     import hashlib
     import marshal
@@ -203,11 +211,15 @@ def paraphrase_table(path: str) -> ParaphraseTable:
         raise ValueError(f"{path}: not a readable Meteor paraphrase table ({exc})") from None
     tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
     cached = cache_dir() / f"paraphrases-{tag}.marshal"
-    try:
-        with open(cached, "rb") as f:
-            return ParaphraseTable(marshal.load(f))
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
+    keep_copy = stat.st_size >= PARSED_CACHE_MIN_BYTES
+    if keep_copy:
+        try:
+            with open(cached, "rb") as f:
+                table = marshal.load(f)
+            os.utime(cached)  # recently used: the last to be forgotten
+            return ParaphraseTable(table)
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
     opener = gzip.open if str(path).endswith(".gz") else open
     pairs: dict[str, list[str]] = {}
     strings: dict[str, str] = {}  # one object per distinct phrase (smaller in memory and on disk)
@@ -222,12 +234,29 @@ def paraphrase_table(path: str) -> ParaphraseTable:
     except (OSError, UnicodeDecodeError, EOFError, StopIteration) as exc:
         raise ValueError(f"{path}: not a readable Meteor paraphrase table ({exc or 'truncated'})") from None
     table = {phrase: tuple(found) for phrase, found in pairs.items()}
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        with open(partial, "wb") as f:
-            marshal.dump(table, f)
-        os.replace(partial, cached)
-    except OSError:
-        pass  # no cache folder: read the table again next time
+    if keep_copy:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_suffix(f".{os.getpid()}.tmp")
+            with open(partial, "wb") as f:
+                marshal.dump(table, f)
+            os.replace(partial, cached)
+            _forget_old_copies(cached.parent)
+        except OSError:
+            pass  # no cache folder: read the table again next time
     return ParaphraseTable(table)
+
+
+def _forget_old_copies(folder: Path) -> None:
+    """Delete all but the KEPT_PARSED most recently used parsed tables."""
+    copies = []
+    for path in folder.glob("paraphrases-*.marshal"):
+        try:
+            copies.append((path.stat().st_mtime, path))
+        except OSError:
+            pass  # deleted meanwhile by another process
+    for _, path in sorted(copies, reverse=True)[KEPT_PARSED:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass
