@@ -16,7 +16,7 @@ from components.plain_text import markdown_literal
 from meteor_core import MeteorConfig, WordNetMissingError
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
-from meteor_core.explain import diff_alignments, number
+from meteor_core.explain import counted, diff_alignments, number
 
 PAGE = "difference"
 PRESETS = PRESET_NAMES
@@ -164,7 +164,7 @@ same_tokens = result_a.hyp_tokens == result_b.hyp_tokens and result_a.ref_tokens
 if same_tokens:
     diff = diff_alignments(result_a.alignment, result_b.alignment)
     only_a, only_b = diff.differing_pairs()
-    st.caption(f"{len(diff.only_a)} match(es) only in A, {len(diff.only_b)} only in B, "
+    st.caption(f"{counted(len(diff.only_a), 'match', 'matches')} only in A, {len(diff.only_b)} only in B, "
                f"{len(diff.stage_differs)} found by a different stage (dashed).")
 else:
     only_a = only_b = set()

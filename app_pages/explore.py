@@ -23,7 +23,7 @@ from components.plain_text import markdown_literal
 from meteor_core import MeteorConfig, WordNetMissingError, score
 from meteor_core.jar_resources import jar_available
 from meteor_core.config import DEFAULT_STAGES as STAGES, PARAMETER_RANGES, PRESET_NAMES, check_parameter
-from meteor_core.explain import diff_alignments, lesson, number
+from meteor_core.explain import counted, diff_alignments, lesson, number
 from meteor_core.export import alignment_json, alignment_tsv
 from meteor_core.textio import MAX_FILE_BYTES, InputError
 
@@ -302,7 +302,8 @@ config_dict = config.to_dict()
 if tabs["Alignment"].open:
     with tabs["Alignment"]:
         st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="content", key="alignment_chart")
-        st.caption(f"{pair.matches} matches in {pair.chunks} chunk(s), {pair.crossings} crossing line(s). "
+        st.caption(f"{counted(pair.matches, 'match', 'matches')} in {counted(pair.chunks, 'chunk')}, "
+                   f"{counted(pair.crossings, 'crossing line')}. "
                    "Hover a line for the stage and the word, stem or synset that links the two words. "
                    "Long sentences: labels alternate between two lines; drag sideways to see the rest.")
         words, curve = st.columns([3, 2])
@@ -353,7 +354,7 @@ if tabs["meteor2005 vs NLTK"].open:
             if diff.identical:
                 st.success("The two alignments are identical.")
             else:
-                st.info(f"The alignments differ: {len(diff.only_a)} match(es) only in meteor2005, "
+                st.info(f"The alignments differ: {counted(len(diff.only_a), 'match', 'matches')} only in meteor2005, "
                         f"{len(diff.only_b)} only in NLTK, {len(diff.stage_differs)} found by a different stage. "
                         "Differing lines are dashed.")
         else:

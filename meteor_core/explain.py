@@ -159,6 +159,11 @@ def number(x: float, digits: int = 4, signed: bool = False) -> str:
     return text
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """"1 match", "7 matches": a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def rounds_to_zero(x: float, digits: int = 4) -> bool:
     """True when ``x`` shows as zero at ``digits`` decimals (what "no visible difference" means)."""
     return float(f"{x:.{digits}f}") == 0
@@ -222,12 +227,12 @@ def lesson(result: PairResult, config: MeteorConfig) -> list[str]:
     h, r = len(result.hyp_tokens), len(result.ref_tokens)
     by_stage = ", ".join(f"{v} {k}" for k, v in result.matches_by_stage.items() if v)
     weighted = config.scoring == "meteor1x"
-    out = [f"{m} match(es) ({by_stage}) between {h} candidate and {r} reference tokens: precision "
+    out = [f"{counted(m, 'match', 'matches')} ({by_stage}) between {h} candidate and {r} reference tokens: precision "
            f"{number(result.precision)}, recall {number(result.recall)}"
            + (" (weighted by stage and by δ for content and function words)" if weighted else "")
            + f", Fmean {number(result.fmean)}."]
     chunks = chunk_texts(result)
-    out.append(f"{c} chunk{'s' if c != 1 else ''}: {_bracketed(chunks)}. A chunk is a run of matched words that "
+    out.append(f"{counted(c, 'chunk')}: {_bracketed(chunks)}. A chunk is a run of matched words that "
                "stand next to each other, in the same order, in both sentences: fewer, longer chunks mean a "
                "smaller penalty.")
     curve = penalty_curve(result, config)

@@ -53,6 +53,8 @@ def test_lesson_uses_the_pairs_own_numbers():
     assert "2 chunks: [the cat sat] [on the mat]" in "\n".join(lesson(r, config))
     assert chunk_texts(r) == [("the cat sat", "the cat sat"), ("on the mat", "on the mat")]
     assert lesson(score("a", ["b"], config), config)[0].startswith("No word matched")
+    assert lesson(score("cat", ["the cat"], config), config)[0].startswith("1 match (1 exact) between")
+    assert lesson(score("the cat", ["the cat"], config), config)[0].startswith("2 matches (2 exact) between")
 
 
 def test_penalty_curve_is_the_scorers_formula():
