@@ -12,6 +12,7 @@ _accel.install()  # before any module that may be compiled: stale or unwanted on
 from .version import __version__  # noqa: E402
 from .align import Alignment, Match  # noqa: E402
 from .config import MeteorConfig  # noqa: E402
+from .jar_resources import JarMissingError, jar_available  # noqa: E402
 from .resources import WordNetMissingError, wordnet_available  # noqa: E402
 from .scorer import (  # noqa: E402
     ChunkSpan,
@@ -28,8 +29,8 @@ from .metric import METEOR, MeteorScore  # noqa: E402
 from .analysis.difference import explain_corpus_difference, explain_difference  # noqa: E402
 
 __all__ = [
-    "Alignment", "ChunkSpan", "CorpusResult", "Match", "METEOR", "MeteorConfig", "MeteorScore", "MeteorStats",
+    "Alignment", "ChunkSpan", "CorpusResult", "JarMissingError", "Match", "METEOR", "MeteorConfig", "MeteorScore", "MeteorStats",
     "PairResult", "SegmentResult", "WordNetMissingError", "corpus_from_segments",
-    "explain_corpus_difference", "explain_difference", "score", "score_corpus", "score_segments",
-    "wordnet_available",
+    "explain_corpus_difference", "explain_difference", "jar_available", "score", "score_corpus",
+    "score_segments", "wordnet_available",
 ]

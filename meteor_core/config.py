@@ -15,11 +15,13 @@ ALIGNERS = ("optimal", "greedy", "meteor-beam")
 # "stems" = the Porter stems left by the stem stage (what NLTK does).
 SYNONYM_LOOKUPS = ("words", "stems")
 # Where synonyms come from: NLTK's WordNet 3.0, or the synonym files inside the user's Meteor 1.5
-# jar (meteor_core.jar_resources; what meteor15 uses when a jar is found on the machine).
+# jar (meteor_core.jar_resources; what meteor15 uses by default).
 SYNONYM_SOURCES = ("wordnet", "jar")
 SCORINGS = ("2005", "meteor1x")
 PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) accepts these
-FUNCTION_WORD_LISTS = ("none", "meteor-en", "jar")  # "jar": the same list, read from the jar
+# Function words: none, or Meteor 1.5's English list, read from the user's jar ("meteor-en" is
+# another name for it, kept so that older configurations stay valid; stored as "jar").
+FUNCTION_WORD_LISTS = ("none", "jar", "meteor-en")
 # The one table of parameter ranges: MeteorConfig checks it, and the CLI, the URL and the app's
 # sliders take their bounds from it, so a value is accepted everywhere or nowhere. β's bound is
 # generous (papers and tuned Meteor settings use 0.2 to 3); any finite β >= 0 keeps the score in [0, 1].
@@ -100,6 +102,8 @@ class MeteorConfig:
             raise ValueError(f"scoring must be one of {SCORINGS}")
         if self.function_words not in FUNCTION_WORD_LISTS:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_LISTS}")
+        if self.function_words == "meteor-en":  # the same list as "jar", under its older name
+            object.__setattr__(self, "function_words", "jar")
         if "paraphrase" in self.stages and (self.paraphrase_table is None or self.aligner != "meteor-beam"):
             raise ValueError("the paraphrase stage needs paraphrase_table (a Meteor-format file) "
                              "and the meteor-beam aligner (preset meteor15)")
@@ -133,14 +137,13 @@ class MeteorConfig:
     def meteor15(cls, **overrides) -> "MeteorConfig":
         """Meteor 1.5's English defaults for its ranking task (Denkowski & Lavie 2014): α 0.85,
         β 0.2, γ 0.6, δ 0.75, module weights exact 1.0, stem 0.6, synonym 0.8 (paraphrase 0.6),
-        Snowball stems, its function-word list, and its -norm tokenisation with lowercasing.
-        Where a Meteor 1.5 jar is found (METEOR_JAR, pycocoevalcap; see jar_resources), its own
-        synonym dictionary and function-word list; otherwise NLTK's WordNet and the bundled list."""
-        from .jar_resources import jar_available  # local import: finding the jar is only needed here
-        jar = jar_available()
+        Snowball stems, its function-word list, its synonym dictionary and its -norm tokenisation
+        with lowercasing. The function words, the -norm prefixes and the synonyms are read from the
+        user's Meteor 1.5 jar (METEOR_JAR, pycocoevalcap; see jar_resources), never bundled: without
+        a jar, scoring raises jar_resources.JarMissingError. NLTK's WordNet synonyms stay
+        selectable (synonym_source="wordnet"); the function words and -norm still need the jar."""
         base = cls(alpha=0.85, beta=0.2, gamma=0.6, delta=0.75, module_weights=(1.0, 0.6, 0.8, 0.6),
-                   scoring="meteor1x", function_words="jar" if jar else "meteor-en", stemmer="snowball",
-                   synonym_source="jar" if jar else "wordnet",
+                   scoring="meteor1x", function_words="jar", stemmer="snowball", synonym_source="jar",
                    tokenizer="meteor-norm", aligner="meteor-beam", name="meteor15")
         return replace(base, **overrides)
 

@@ -2,9 +2,11 @@
 
 The jar carries its synonym dictionary (``synonym/english.synsets`` and ``.exceptions``, derived
 from WordNet 3.0 with "stem synsets": a word also belongs to the synsets of its base forms), its
-function-word list; its English paraphrase table lies beside it
-(``data/paraphrase-en.gz``). Where a jar is found, the meteor15 preset uses these instead of
-NLTK's WordNet (``synonym_source="jar"``), so its synonym matches are the jar's own.
+function-word list (``function/english.words``) and the non-breaking prefixes of its -norm
+tokenizer (``nonbreaking/english.prefixes``); its English paraphrase table lies beside it
+(``data/paraphrase-en.gz``). The meteor15 preset always takes its function words and -norm
+prefixes from the jar (so it needs one), and by default its synonyms too (``synonym_source="jar"``;
+NLTK's WordNet stays selectable with ``synonym_source="wordnet"``).
 
 Where the jar is looked for, in order:
 1. ``METEOR_JAR`` (a path; ``METEOR_JAR=none`` turns the search off),
@@ -29,9 +31,9 @@ class JarMissingError(RuntimeError):
 
 
 JAR_FIX = (
-    "no Meteor 1.5 jar found. Fix: set METEOR_JAR=/path/to/meteor-1.5.jar, or "
-    "`pip install pycocoevalcap` (it ships the jar), or use NLTK's WordNet "
-    "(synonym_source='wordnet', on the command line --synonyms-from wordnet)."
+    "no Meteor 1.5 jar found (Meteor 1.5's function words, -norm tokenizer prefixes and "
+    "synonyms are read from the user's meteor-1.5.jar, never bundled). Fix: pip install pycocoevalcap "
+    "(it ships the jar), or set METEOR_JAR=/path/to/meteor-1.5.jar."
 )
 
 
@@ -105,8 +107,20 @@ def paraphrase_path() -> Path:
 @lru_cache(maxsize=1)
 def function_words() -> frozenset[str]:
     """``function/english.words``: the words Meteor 1.5 weighs by 1 - delta."""
-    return frozenset(_read("function/english.words").splitlines())
+    return frozenset(_read("function/english.words").split())
 
+
+@lru_cache(maxsize=1)
+def nonbreaking_prefixes() -> dict[str, int]:
+    """``nonbreaking/english.prefixes`` (Moses' list, as Meteor 1.5's -norm Normalizer reads it):
+    prefix -> 1 if it always keeps its dot ("Mr."), 2 if only before a number ("No. 5")."""
+    out = {}
+    for line in _read("nonbreaking/english.prefixes").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, flag = line.partition(" ")
+            out[word] = 2 if "#NUMERIC_ONLY#" in flag else 1
+    return out
 
 
 # WordNet's morphology as the jar's SynonymDictionary.morph applies it: suffix -> ending, tried
@@ -164,7 +178,7 @@ def synonyms() -> JarSynonyms:
 
 def clear() -> None:
     """Forget what was read (tests that switch METEOR_JAR)."""
-    for cached in (function_words, synonyms, _installed_jar):
+    for cached in (function_words, nonbreaking_prefixes, synonyms, _installed_jar):
         cached.cache_clear()
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from . import jar_resources
 from .wordnet import WordNet, locate as locate_wordnet
 
 
@@ -196,7 +197,6 @@ def require_synonyms(source: str) -> None:
     waits until a word needs it (see load_synonyms)."""
     if source == "jar":
         if not _jar_synsets.cache_info().currsize:  # (finding the jar looks at files: once is enough)
-            from . import jar_resources
             jar_resources.require_jar()
     else:
         require_wordnet()
@@ -221,7 +221,6 @@ def synonym_sets(source: str) -> Callable[[str], frozenset[int]]:
 
 @lru_cache(maxsize=1)
 def _jar_synsets() -> Callable[[str], frozenset[int]]:
-    from . import jar_resources
     return WordMemo(jar_resources.synonyms().synsets).__getitem__
 
 
@@ -268,29 +267,20 @@ def synset_with_lemma(word: str, lemma_name: str) -> str | None:
     return None
 
 
-DATA = Path(__file__).resolve().parent / "data"
-
-
 @lru_cache(maxsize=None)
 def function_words(name: str) -> frozenset[str]:
-    """A function-word list by name ("none", or "meteor-en": Meteor 1.5's English list)."""
+    """A function-word list by name: "none", or Meteor 1.5's English list ("jar", also called
+    "meteor-en"), read from the user's meteor-1.5.jar (``function/english.words``; nothing of the
+    jar is copied into this package). Without a jar: ``jar_resources.JarMissingError``."""
     if name == "none":
         return frozenset()
-    if name == "meteor-en":
-        return frozenset((DATA / "meteor15-function-words-en.txt").read_text(encoding="utf-8").split())
-    if name == "jar":  # the same list, read from the user's Meteor 1.5 jar
-        from . import jar_resources
+    if name in ("jar", "meteor-en"):
         return jar_resources.function_words()
     raise ValueError(f"unknown function-word list {name!r}")
 
 
-@lru_cache(maxsize=1)
 def nonbreaking_prefixes() -> dict[str, int]:
-    """Moses/Meteor non-breaking prefixes: 1 = always keeps its dot, 2 = only before a number."""
-    out = {}
-    for line in (DATA / "meteor15-nonbreaking-prefixes-en.txt").read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            word, _, flag = line.partition(" ")
-            out[word] = 2 if "#NUMERIC_ONLY#" in flag else 1
-    return out
+    """Meteor 1.5's non-breaking prefixes for its -norm tokenizer (``nonbreaking/english.prefixes``
+    in the user's jar, read once): 1 = always keeps its dot, 2 = only before a number.
+    Without a jar: ``jar_resources.JarMissingError``."""
+    return jar_resources.nonbreaking_prefixes()

@@ -248,6 +248,16 @@ def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfi
             alignment.optimal, stats)
 
 
+def require_jar_resources(config: MeteorConfig) -> None:
+    """Read now what ``config`` needs from the user's Meteor 1.5 jar (the -norm tokenizer's
+    prefixes, Meteor 1.x function words): a missing jar fails here with JarMissingError, before
+    any work (and before worker processes start); the lists are read once."""
+    if config.tokenizer == "meteor-norm":
+        resources.nonbreaking_prefixes()
+    if config.scoring == "meteor1x":
+        resources.function_words(config.function_words)
+
+
 def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig | None = None) -> SegmentResult:
     """Score one hypothesis against one or more references; the best reference is kept."""
     config = config or MeteorConfig.meteor2005()
@@ -284,6 +294,7 @@ def score_segments(
     jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
     if config.uses_synonyms:
         resources.require_wordnet()  # a missing WordNet fails here, before any work
+    require_jar_resources(config)
     return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs)
 
 

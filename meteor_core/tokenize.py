@@ -126,7 +126,10 @@ def meteor_norm(text: str) -> list[str]:
     """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere).
 
     Quirks kept: one pass of hyphen removal ("seven-and-a-half" -> "seven and a-half"), dotted
-    abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-"."""
+    abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-".
+    Its non-breaking prefixes are read from the user's Meteor 1.5 jar: without a jar, every call
+    raises jar_resources.JarMissingError (not only those with a dotted word)."""
+    prefixes = nonbreaking_prefixes()  # (read once, then a cache hit)
     line = _SEP_OTHER.sub(r" \1 ", " " + text + " ")
     digits = _HAS_DIGIT.search(line) is not None  # (the patterns that need a digit are skipped without)
     if ".." in line or "DOTMULTI" in line:
@@ -148,7 +151,7 @@ def meteor_norm(text: str) -> list[str]:
             line = pattern.sub(replacement, line)
     words = _JAVA_TOKENS.findall(line)
     if "." in line:
-        words = _split_final_dots(words)
+        words = _split_final_dots(words, prefixes)
     if "DOTMULTI" in line:
         words = " ".join(words)
         while "DOTDOTMULTI" in words:
@@ -159,14 +162,13 @@ def meteor_norm(text: str) -> list[str]:
     return words
 
 
-def _split_final_dots(words: list[str]) -> list[str]:
+def _split_final_dots(words: list[str], prefixes: dict[str, int]) -> list[str]:
     """A word's final dot becomes a token unless the word is a non-breaking prefix ("Mr."),
     comes before a lowercase word, or before a number (prefixes such as "No."); dotted
     abbreviations ("U.S.") lose their dots instead."""
     dotted = [k for k, word in enumerate(words) if word[-1] == "." and len(word) > 1]
     if not dotted:
         return words
-    prefixes = nonbreaking_prefixes()
     out = words[:dotted[0]]
     last = len(words) - 1
     for k in range(dotted[0], len(words)):

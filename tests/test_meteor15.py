@@ -317,13 +317,15 @@ def fresh_resources():
 
 @pytest.fixture
 def tiny_jar(tmp_path, monkeypatch, fresh_resources):
-    """A made-up jar with the layout of meteor-1.5.jar (three synonym files, a function-word list)."""
+    """A made-up jar with the layout of meteor-1.5.jar (its synonym files, function-word list and
+    -norm prefixes)."""
     import zipfile
     jar = tmp_path / "meteor-1.5.jar"
     with zipfile.ZipFile(jar, "w") as z:
         z.writestr("synonym/english.synsets", "dog\n2084071 10114209\nhound\n2084071\nrun\n1926311\nlarge\n1382086\n")
         z.writestr("synonym/english.exceptions", "run\nran\n")
         z.writestr("function/english.words", "the\na\n")
+        z.writestr("nonbreaking/english.prefixes", "# a comment\nMr\n\n#Dr\nNo #NUMERIC_ONLY# \n")
     monkeypatch.setenv("METEOR_JAR", str(jar))
     return jar
 
@@ -348,16 +350,69 @@ def test_meteor15_uses_the_jar_when_one_is_found(tiny_jar):
         [(1, 1, "synonym", "synset 02084071"), (2, 2, "synonym", "synset 01926311")]
 
 
-def test_without_a_jar_meteor15_uses_wordnet(monkeypatch, fresh_resources):
+def test_the_lists_come_from_the_jar(tiny_jar):
+    """The function words and the -norm prefixes are the jar's files, parsed as Meteor's Normalizer
+    does (comments skipped; #NUMERIC_ONLY# = keeps its dot only before a number)."""
+    from meteor_core import resources
+    from meteor_core.tokenize import meteor_norm
+    assert resources.function_words("meteor-en") == resources.function_words("jar") == {"the", "a"}
+    assert resources.nonbreaking_prefixes() == {"Mr": 1, "No": 2}
+    assert meteor_norm("Mr. X saw No. 5 , not No. X .") == ["Mr.", "X", "saw", "No.", "5", ",", "not", "No", ".",
+                                                         "X", "."]
+
+
+def test_the_lists_are_the_real_jars(fresh_resources):
+    """With the user's meteor-1.5.jar: function_words("meteor-en") is exactly function/english.words
+    and the prefixes are nonbreaking/english.prefixes (nothing of the jar is in this repository)."""
+    import zipfile
+    from conftest import ROOT
+    from meteor_core import jar_resources, resources
+    jar = jar_resources.find_jar()
+    if jar is None:
+        pytest.skip("needs a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
+    with zipfile.ZipFile(jar) as z:
+        words = z.read("function/english.words").decode("utf-8").split()
+    assert resources.function_words("meteor-en") == set(words) and len(words) > 50
+    prefixes = resources.nonbreaking_prefixes()
+    assert prefixes["Mr"] == 1 and prefixes["No"] == 2 and prefixes["e.g"] == 1
+    assert not (ROOT / "meteor_core" / "data").exists()
+
+
+def test_without_a_jar_meteor15_says_how_to_get_one(monkeypatch, fresh_resources):
+    """No jar: the meteor15 preset is still a configuration (its signature is the same as with a
+    jar), but scoring raises JarMissingError naming the fix; WordNet synonyms do not replace the
+    jar, because the function words and the -norm prefixes are the jar's too."""
+    from meteor_core import resources, score_segments
     from meteor_core.jar_resources import JarMissingError
+    from meteor_core.tokenize import meteor_norm
+    with_jar = MeteorConfig.meteor15().signature()
     monkeypatch.setenv("METEOR_JAR", "none")
     config = MeteorConfig.meteor15()
-    assert (config.synonym_source, config.function_words) == ("wordnet", "meteor-en")
-    assert "syn:wordnet-3.0" in config.signature()
-    with pytest.raises(JarMissingError, match="METEOR_JAR"):
-        score("a big dog", ["a large dog"], MeteorConfig.meteor15(synonym_source="jar"))
+    assert (config.synonym_source, config.function_words) == ("jar", "jar")
+    assert config.signature() == with_jar and "syn:meteor1.5-jar" in with_jar
+    fix = "pip install pycocoevalcap.*METEOR_JAR="
+    for config in (config, MeteorConfig.meteor15(synonym_source="wordnet"),
+                   MeteorConfig.meteor15(synonym_source="wordnet", tokenizer="whitespace")):
+        with pytest.raises(JarMissingError, match=fix):
+            score("a big dog", ["a large dog"], config)
+    with pytest.raises(JarMissingError, match=fix):  # before any segment is scored
+        score_segments(iter(()), iter(()), MeteorConfig.meteor15(synonym_source="wordnet"))
+    with pytest.raises(JarMissingError, match=fix):  # every line, not only those with a dotted word
+        meteor_norm("no dots here")
+    with pytest.raises(JarMissingError, match=fix):
+        resources.function_words("meteor-en")
+    assert score("a big dog", ["a large dog"], MeteorConfig.meteor2005()).score > 0.9  # needs no jar
+    with pytest.raises(JarMissingError, match=fix):
+        score("a big dog", ["a large dog"], MeteorConfig.meteor2005(synonym_source="jar"))
     with pytest.raises(ValueError, match="synonym_lookup"):
         MeteorConfig.nltk(synonym_source="jar")
+
+
+def test_meteor_en_is_another_name_for_the_jar_list():
+    config = MeteorConfig.meteor15(function_words="meteor-en")
+    assert config.function_words == "jar" and config == MeteorConfig.meteor15()
+    assert config.signature() == MeteorConfig.meteor15().signature()
+    assert MeteorConfig.from_dict({**MeteorConfig.meteor15().to_dict(), "function_words": "meteor-en"}) == config
 
 
 def test_cli_says_which_synonyms(tmp_path, tiny_jar):
@@ -376,3 +431,21 @@ def test_cli_says_which_synonyms(tmp_path, tiny_jar):
                              str(tmp_path / "r"), "--preset", "meteor15", "--synonyms-from", "jar"], cwd=ROOT,
                             capture_output=True, text=True, env={**__import__("os").environ, "METEOR_JAR": "none"})
     assert failed.returncode == 2 and "no Meteor 1.5 jar found" in failed.stderr and "Traceback" not in failed.stderr
+
+
+@pytest.mark.parametrize("extra", [(), ("--synonyms-from", "wordnet"), ("--no-synonyms",)])
+def test_cli_without_a_jar_says_how_to_get_one(tmp_path, extra):
+    """meteor15 without a jar: one line naming the fix, exit status 2, no traceback (WordNet
+    synonyms or none do not help: the function words and -norm prefixes are the jar's)."""
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    (tmp_path / "h").write_text("the big dog.\n")
+    (tmp_path / "r").write_text("a large dog.\n")
+    run = subprocess.run([sys.executable, "-m", "meteor_core", "--preset", "meteor15", "--hyp", str(tmp_path / "h"),
+                          "--ref", str(tmp_path / "r"), *extra], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "METEOR_JAR": "none"})
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("error: no Meteor 1.5 jar found") and run.stderr.count("\n") == 1
+    assert "pip install pycocoevalcap" in run.stderr and "METEOR_JAR=" in run.stderr and "Traceback" not in run.stderr

@@ -5,9 +5,11 @@ from conftest import ted_lines
 from meteor_core import METEOR, MeteorConfig, MeteorScore, __version__, score, score_corpus
 
 
-def test_signature_of_each_preset(monkeypatch):
-    monkeypatch.setenv("METEOR_JAR", "none")  # meteor15 takes the jar's synonyms where a jar is found
+def test_signature_of_each_preset():
     assert METEOR().get_signature() == (
+        f"meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|tok:norm"
+        f"|v:{__version__}")
+    assert METEOR(synonym_source="wordnet").get_signature() == (  # NLTK's WordNet, chosen explicitly
         f"meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:wordnet-3.0|tok:norm"
         f"|v:{__version__}")
     assert METEOR("meteor2005").get_signature() == (

@@ -21,9 +21,9 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
     parser.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
     parser.add_argument("--synonyms-from", choices=SYNONYM_SOURCES,
-                        help="synonyms (and Meteor 1.x function words) from NLTK's WordNet or from the Meteor 1.5 "
-                             "jar's own files; meteor15 takes the jar's when one is found (METEOR_JAR, pycocoevalcap). "
-                             "The signature says which: syn:wordnet-3.0 or syn:meteor1.5-jar")
+                        help="synonyms from NLTK's WordNet or from the Meteor 1.5 jar's own files (meteor15's "
+                             "default; its function words and -norm prefixes always come from the jar: METEOR_JAR, "
+                             "pycocoevalcap). The signature says which: syn:wordnet-3.0 or syn:meteor1.5-jar")
     for name in PARAMETER_RANGES:  # text, checked by MeteorConfig: the library's ranges and messages
         low, high = PARAMETER_RANGES[name]
         parser.add_argument(f"--{name}", metavar=name.upper(),
@@ -54,8 +54,6 @@ def build_config(args: argparse.Namespace) -> MeteorConfig:
         overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
     if args.synonyms_from:
         overrides["synonym_source"] = args.synonyms_from
-        if config.function_words in ("jar", "meteor-en"):  # the same list, from the same place
-            overrides["function_words"] = "jar" if args.synonyms_from == "jar" else "meteor-en"
     return replace(config, **overrides) if overrides else config
 
 
