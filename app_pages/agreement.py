@@ -23,7 +23,7 @@ from app_pages import page_state
 from components import agreement_views as views
 from components.plain_text import markdown_literal
 from components.request_budget import OverBudget, request_deadline
-from meteor_core import MeteorConfig, WordNetMissingError
+from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
 from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_table, read_table
@@ -238,6 +238,8 @@ def score_metrics(table, table_key, metrics: dict) -> dict:
         return _score_all(table_key, table, metrics)
     except WordNetMissingError as exc:
         st.error(str(exc))
+    except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
+        st.error(markdown_literal(str(exc)))
     except (ValueError, OverBudget) as exc:  # a segment over the length limit, the time budget
         _problem(str(exc))
     st.stop()

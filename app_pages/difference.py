@@ -13,7 +13,7 @@ from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
 from components.plain_text import markdown_literal
-from meteor_core import MeteorConfig, WordNetMissingError
+from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, number
@@ -147,6 +147,9 @@ try:
     result_a, result_b = d.result_a, d.result_b
 except WordNetMissingError as exc:
     st.error(str(exc))
+    st.stop()
+except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
+    st.error(markdown_literal(str(exc)))
     st.stop()
 
 m1, m2, m3 = st.columns(3)

@@ -20,7 +20,7 @@ from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from components.paraphrase_tables import DIRECTORY_VARIABLE, configured_tables, store_upload
 from components.plain_text import markdown_literal
-from meteor_core import MeteorConfig, WordNetMissingError, score
+from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError, score
 from meteor_core.jar_resources import jar_available
 from meteor_core.config import DEFAULT_STAGES as STAGES, PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, lesson, number
@@ -162,8 +162,9 @@ with st.sidebar:
     if st.session_state.preset == "meteor15":
         st.slider("δ (content-word weight)", *PARAMETER_RANGES["delta"], step=0.05, key="delta",
                   help="Meteor 1.x: content words count δ, function words 1 − δ.")
-        st.caption("Synonyms: the Meteor 1.5 jar's own files (a jar was found)." if jar_available() else
-                   "Synonyms: NLTK's WordNet 3.0 (no Meteor 1.5 jar found; set METEOR_JAR or install pycocoevalcap).")
+        st.caption("Function words, -norm tokenisation and synonyms: the Meteor 1.5 jar's own files." if jar_available()
+                   else "meteor15 needs a Meteor 1.5 jar (its function words, -norm tokenisation and synonyms): "
+                        "pip install pycocoevalcap, or set METEOR_JAR.")
     st.caption("Stages")
     for stage in STAGES:
         st.checkbox(stage, key=f"stage_{stage}")
@@ -252,6 +253,9 @@ try:
 except WordNetMissingError as exc:
     st.error(str(exc))
     st.caption("Untick the synonym stage in the sidebar to score without WordNet.")
+    st.stop()
+except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
+    st.error(markdown_literal(str(exc)))
     st.stop()
 except ValueError as exc:  # e.g. an unreadable paraphrase table (named, not its server path)
     st.error(markdown_literal(str(exc).replace(paraphrase_path, paraphrase_name) if paraphrase_path else str(exc)))

@@ -182,6 +182,31 @@ def test_missing_wordnet_is_said_clearly(at, monkeypatch):
     assert not at.error and metric(at, "METEOR")
 
 
+def test_missing_jar_is_said_clearly(at, monkeypatch):
+    """meteor15 without a Meteor 1.5 jar: the fix, as plain text, and no traceback."""
+    from meteor_core import jar_resources
+
+    def forget():
+        st.cache_data.clear()
+        jar_resources.clear()
+        resources.function_words.cache_clear()
+        resources._jar_synsets.cache_clear()
+    forget()
+    monkeypatch.setenv("METEOR_JAR", "none")
+    try:
+        at.selectbox(key="preset").set_value("meteor15").run()
+        assert not at.exception
+        shown = [e.value.replace("\\", "").replace("\u2060", "") for e in at.error]  # as typed (Markdown punctuation escaped)
+        assert jar_resources.JAR_FIX in shown
+        assert any("meteor15 needs a Meteor 1.5 jar" in c.value for c in at.caption)
+        assert not at.metric
+        at.selectbox(key="preset").set_value("meteor2005").run()
+        assert not at.exception and not at.error and metric(at, "METEOR")
+    finally:
+        monkeypatch.delenv("METEOR_JAR")
+        forget()
+
+
 def test_meteor15_preset_shows_the_1x_terms(at):
     at.selectbox(key="preset").set_value("meteor15").run()
     assert not at.exception
