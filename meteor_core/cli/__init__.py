@@ -19,6 +19,8 @@ import importlib
 import os
 import sys
 
+from .common import VisibleText
+
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
 # is chosen: scoring need not load numpy.
 COMMANDS = {
@@ -58,5 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not argv or argv[0] not in COMMANDS:  # today's flags without a subcommand: score
         argv.insert(0, DEFAULT_COMMAND)
-    parser, module = _parser(argv[0])
-    return module.run(parser.parse_args(argv))
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stderr = VisibleText(stderr, keep="\r")  # messages name files; "\r" redraws a progress line
+    try:
+        parser, module = _parser(argv[0])
+        args = parser.parse_args(argv)
+        if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
+            sys.stdout = VisibleText(stdout)
+        return module.run(args)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr

@@ -1,5 +1,5 @@
-"""What every subcommand shares: the configuration arguments, argument -> MeteorConfig, and
-one way to report an error (one line on stderr, exit code 2)."""
+"""What every subcommand shares: the configuration arguments, argument -> MeteorConfig, one way
+to report an error (one line on stderr, exit code 2), and terminal-safe text output."""
 from __future__ import annotations
 
 import argparse
@@ -60,3 +60,34 @@ def build_config(args: argparse.Namespace) -> MeteorConfig:
 def fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
+
+
+# Control characters (C0 but newline, DEL, C1) and Unicode's invisible direction and format marks,
+# written as escapes. File, system and column names reach the terminal in text output and error
+# messages, where an escape sequence could retitle, recolour or rewrite the screen and a
+# right-to-left override could reorder what is shown. Exact formats (tsv, jsonl, json) are data
+# and stay as they are (json escapes control characters itself).
+_HIDDEN = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x0A}
+_HIDDEN.update({c: f"\\u{c:04x}" for c in (*range(0x200B, 0x2010), *range(0x202A, 0x202F),
+                                             *range(0x2060, 0x2065), *range(0x2066, 0x206A), 0xFEFF)})
+
+
+def visible(text: str, keep: str = "") -> str:
+    """``text`` with every control or invisible character as an escape (newlines and ``keep`` kept)."""
+    table = {c: v for c, v in _HIDDEN.items() if chr(c) not in keep} if keep else _HIDDEN
+    return text.translate(table)
+
+
+class VisibleText:
+    """A text stream that writes through ``visible``; everything else (isatty, fileno, flush,
+    encoding) is the wrapped stream's."""
+
+    def __init__(self, stream, keep: str = ""):
+        self._stream, self._keep = stream, keep
+
+    def write(self, text: str) -> int:
+        return self._stream.write(visible(text, self._keep))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
