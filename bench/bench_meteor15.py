@@ -21,15 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATA = ROOT.parent / "shared" / "data" / "ted-slk-eng"
-BUCKETS = ((1, 14), (15, 40), (41, 80), (81, 10**9))
+from bench.bench_core import BUCKETS, load_pairs  # noqa: E402  (the same whole TED set and buckets)
+
 SCORERS = ("nltk meteor_score", "meteor15", "meteor15 (wordnet)")
-
-
-def load_pairs() -> list[tuple[str, str]]:
-    ref = (DATA / "ted.ref.eng").read_text(encoding="utf-8").splitlines()
-    return [(h, r) for name in ("sys1", "sys2")
-            for h, r in zip((DATA / f"ted.{name}.eng").read_text(encoding="utf-8").splitlines(), ref)]
 
 
 def worker(name: str) -> None:
