@@ -1,4 +1,4 @@
-"""Instructions executed per segment by the meteor2005 preset (scoring only), counted by
+"""Instructions executed per segment by a preset (meteor2005 by default; scoring only), counted by
 valgrind's callgrind: deterministic to ~0.1%, where timings on a shared machine drift by 10-50%.
 Compare two versions by running this in each checkout. Needs valgrind (apt-get install valgrind);
 takes about a minute.
@@ -16,11 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
-def child(segments: int, passes: int, ready: Path, go: Path) -> None:
+def child(segments: int, passes: int, preset: str, ready: Path, go: Path) -> None:
     from bench_core import load_pairs
     from meteor_core import MeteorConfig, score
 
-    pairs, config = load_pairs()[:segments], MeteorConfig.meteor2005()  # the shared TED set, in file order
+    pairs, config = load_pairs()[:segments], MeteorConfig.preset(preset)  # the shared TED set, in file order
     for h, r in pairs:  # warm-up: WordNet loaded, word caches filled
         score(h, [r], config)
     ready.touch()
@@ -35,15 +35,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--segments", type=int, default=2400, help="the first N pairs of the whole TED set (2,400)")
     parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--preset", default="meteor2005", choices=["meteor2005", "nltk", "meteor15"])
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        return child(args.segments, args.passes, Path(args.child[0]), Path(args.child[1]))
+        return child(args.segments, args.passes, args.preset, Path(args.child[0]), Path(args.child[1]))
     with tempfile.TemporaryDirectory() as tmp:
         ready, go, out = Path(tmp, "ready"), Path(tmp, "go"), Path(tmp, "callgrind.out")
         proc = subprocess.Popen(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
              sys.executable, __file__, "--segments", str(args.segments), "--passes", str(args.passes),
+             "--preset", args.preset,
              "--child", str(ready), str(go)], stderr=subprocess.DEVNULL)
         while not ready.exists():
             if proc.poll() is not None:
@@ -56,7 +58,7 @@ def main():
         totals = [line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:"))]
         instructions = int(totals[0].split()[1])
     segments = min(args.segments, 2400)
-    print(f"meteor2005: {instructions / (segments * args.passes):,.0f} instructions a segment "
+    print(f"{args.preset}: {instructions / (segments * args.passes):,.0f} instructions a segment "
           f"({segments} segments x {args.passes} passes, scoring only)")
 
 
