@@ -21,9 +21,10 @@ import streamlit as st
 
 from app_pages import page_state
 from components import agreement_views as views
+from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
 from components.request_budget import OverBudget, request_deadline
-from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError
+from meteor_core import MeteorConfig
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
 from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_table, read_table
@@ -236,10 +237,8 @@ def test_set():
 def score_metrics(table, table_key, metrics: dict) -> dict:
     try:
         return _score_all(table_key, table, metrics)
-    except WordNetMissingError as exc:
-        st.error(str(exc))
-    except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
-        st.error(markdown_literal(str(exc)))
+    except MISSING_RESOURCES as exc:
+        show_missing(exc)
     except (ValueError, OverBudget) as exc:  # a segment over the length limit, the time budget
         _problem(str(exc))
     st.stop()

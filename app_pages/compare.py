@@ -27,9 +27,10 @@ from app_pages import page_state
 from components import compare_views, research_views
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
+from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import label_literal, markdown_literal
 from components.request_budget import OverBudget, request_deadline
-from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError
+from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
 from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, significance_report
@@ -319,12 +320,8 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.stop()
     try:
         key, comparison = _compare(systems, references, config)
-    except WordNetMissingError as exc:
-        st.error(str(exc))
-        st.caption("Untick the synonym stage in the sidebar to compare without WordNet.")
-        st.stop()
-    except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
-        st.error(markdown_literal(str(exc)))
+    except MISSING_RESOURCES as exc:
+        show_missing(exc, "compare")
         st.stop()
     except (ValueError, OverBudget) as exc:  # e.g. a segment over the length limit, a set too large to score here
         st.warning(markdown_literal(str(exc)))
@@ -566,10 +563,8 @@ def corpus_difference_section(loaded: Loaded) -> None:
                     loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
                     progress=request_deadline("The walk from A to B").progress(),
                     jobs=None))  # every core for large sets (see compare_systems above)
-            except WordNetMissingError as exc:
-                st.error(str(exc))
-            except JarMissingError as exc:
-                st.error(markdown_literal(str(exc)))
+            except MISSING_RESOURCES as exc:
+                show_missing(exc)
             except OverBudget as exc:
                 st.warning(markdown_literal(str(exc)))
     saved = st.session_state.get("cmp_waterfall")

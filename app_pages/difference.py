@@ -12,8 +12,9 @@ from app_pages import page_state
 from components import difference_views
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
+from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
-from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError
+from meteor_core import MeteorConfig
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, number
@@ -145,11 +146,8 @@ key = (hyp, ref, config_a.to_dict(), config_b.to_dict(), tuple(order))
 try:
     d = _difference(*key)
     result_a, result_b = d.result_a, d.result_b
-except WordNetMissingError as exc:
-    st.error(str(exc))
-    st.stop()
-except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
-    st.error(markdown_literal(str(exc)))
+except MISSING_RESOURCES as exc:
+    show_missing(exc)
     st.stop()
 
 m1, m2, m3 = st.columns(3)

@@ -18,9 +18,10 @@ from app_pages import page_state
 from components import alignment_chart, alignment_export, breakdown, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
+from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.paraphrase_tables import DIRECTORY_VARIABLE, configured_tables, store_upload
 from components.plain_text import markdown_literal
-from meteor_core import JarMissingError, MeteorConfig, WordNetMissingError, score
+from meteor_core import MeteorConfig, score
 from meteor_core.jar_resources import jar_available
 from meteor_core.config import DEFAULT_STAGES as STAGES, PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, lesson, number
@@ -250,12 +251,8 @@ def _figure(hyp: str, refs: tuple[str, ...], config_dict: dict, shown: int, titl
 
 try:
     result = _score(hyp, tuple(kept_refs), config.to_dict())
-except WordNetMissingError as exc:
-    st.error(str(exc))
-    st.caption("Untick the synonym stage in the sidebar to score without WordNet.")
-    st.stop()
-except JarMissingError as exc:  # meteor15 without a Meteor 1.5 jar (the message may name a path)
-    st.error(markdown_literal(str(exc)))
+except MISSING_RESOURCES as exc:
+    show_missing(exc, "score")
     st.stop()
 except ValueError as exc:  # e.g. an unreadable paraphrase table (named, not its server path)
     st.error(markdown_literal(str(exc).replace(paraphrase_path, paraphrase_name) if paraphrase_path else str(exc)))
