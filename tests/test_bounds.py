@@ -102,3 +102,25 @@ def test_the_search_budget_counts_cpu_time_not_waiting():
     while time.thread_time() < end:
         pass
     assert not budget.out_of_time()
+
+
+def test_a_full_garbage_collection_is_not_the_searchs_time():
+    """In a process holding millions of objects one full collection outlasts a segment's budget;
+    one that falls inside a search must not cut it (seen: a test process cut a TED segment that
+    a fresh worker proved optimal)."""
+    import gc
+
+    from meteor_core.align.search import Budget
+
+    junk = [[k] for k in range(1_000_000)]  # tracked objects: a full collection walks them all
+    start = time.perf_counter()
+    gc.collect()
+    collection = time.perf_counter() - start
+    budget = Budget.for_seconds(collection / 3)
+    gc.collect()  # about as long again: more than the budget
+    assert not budget.out_of_time()
+    end = time.thread_time() + collection  # searching for as long is counted
+    while time.thread_time() < end:
+        pass
+    assert budget.out_of_time()
+    del junk

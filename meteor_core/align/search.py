@@ -32,6 +32,7 @@ others) is returned and marked as not proven optimal. Every loop checks the dead
 """
 from __future__ import annotations
 
+import gc
 import time
 from bisect import bisect_right
 from itertools import combinations
@@ -53,6 +54,25 @@ MAX_MATCHINGS = 2_000
 SMALL_TABLE_ENTRIES = 2_000
 
 
+# Seconds this process has spent in full garbage collections (generation 2), counted by a gc
+# callback: a collection that happens to fall inside a segment's search is not that search's
+# time. In a process holding millions of objects (a long test run, a server with many sessions)
+# one full collection takes longer than a segment's whole budget, and a search it interrupted
+# was cut where the same segment in another process was not.
+_full_collections = [0.0, 0.0]  # seconds so far, start of the running one
+
+
+def _count_full_collections(phase: str, info: dict) -> None:
+    if info["generation"] == 2:
+        if phase == "start":
+            _full_collections[1] = time.perf_counter()
+        else:
+            _full_collections[0] += time.perf_counter() - _full_collections[1]
+
+
+gc.callbacks.append(_count_full_collections)
+
+
 class Budget:
     """Search limits for one segment; ``exhausted`` records whether any stage hit them.
 
@@ -60,13 +80,15 @@ class Budget:
     processes, other jobs, Streamlit's other sessions) a segment gets the same amount of search,
     so its result does not depend on the load. Checks read the cheap wall clock first; only
     once the wall deadline has passed is the slower thread CPU clock read, and
-    if CPU time is left (the thread was waiting) the wall deadline moves on by what is left."""
+    if CPU time is left (the thread was waiting) the wall deadline moves on by what is left.
+    Full garbage collections during the search are not counted (see _count_full_collections)."""
 
-    __slots__ = ("seconds", "cpu_start", "wall_deadline", "exhausted")
+    __slots__ = ("seconds", "cpu_start", "gc_start", "wall_deadline", "exhausted")
 
     def __init__(self, seconds: float = 0.5):
         self.seconds = seconds
         self.cpu_start = time.thread_time()
+        self.gc_start = _full_collections[0]
         self.wall_deadline = time.perf_counter() + seconds
         self.exhausted = False
 
@@ -85,7 +107,7 @@ class Budget:
             return True
         if time.perf_counter() <= self.wall_deadline:
             return False
-        left = self.seconds - (time.thread_time() - self.cpu_start)
+        left = self.seconds - (time.thread_time() - self.cpu_start - (_full_collections[0] - self.gc_start))
         if left > 0:  # the thread was waiting, not searching: the wall deadline moves on
             self.wall_deadline = time.perf_counter() + left
             return False
