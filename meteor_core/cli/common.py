@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
+from functools import lru_cache
 
 from ..config import PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig, check_parameter
 from ..jar_resources import JarMissingError
@@ -72,10 +73,15 @@ _HIDDEN.update({c: f"\\u{c:04x}" for c in (*range(0x200B, 0x2010), *range(0x202A
                                              *range(0x2060, 0x2065), *range(0x2066, 0x206A), 0xFEFF)})
 
 
+@lru_cache(maxsize=None)
+def _escapes(keep: str) -> dict[int, str]:
+    """The translation table that keeps ``keep`` (made once per ``keep``, not per write)."""
+    return {c: v for c, v in _HIDDEN.items() if chr(c) not in keep}
+
+
 def visible(text: str, keep: str = "") -> str:
     """``text`` with every control or invisible character as an escape (newlines and ``keep`` kept)."""
-    table = {c: v for c, v in _HIDDEN.items() if chr(c) not in keep} if keep else _HIDDEN
-    return text.translate(table)
+    return text.translate(_escapes(keep))
 
 
 class VisibleText:
