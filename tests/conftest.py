@@ -1,6 +1,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 # The TED demo set bundled with the app (detokenised text): the tests need nothing outside the repo.
@@ -10,3 +12,13 @@ DEMO = ROOT / "demo" / "ted-slk-eng"
 def ted_lines(name: str) -> list[str]:
     """A file of the bundled TED set: "ref", "sys1" or "sys2", one segment a line."""
     return (DEMO / f"ted.{name}.detok.eng").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A Streamlit server of app.py for the real-browser tests, one per test module: (url, process)."""
+    from browser import require_browser, streamlit_server  # (playwright only where a test asks for it)
+
+    require_browser()
+    with streamlit_server() as (url, proc):
+        yield url, proc

@@ -3,17 +3,10 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, browser_page, require_browser, rss_mib, streamlit_server, wait_for_run
+from browser import ARTIFACTS, browser_page, rss_mib, wait_for_run
 from meteor_core import score
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server():
-    require_browser()
-    with streamlit_server() as (url, proc):
-        yield url, proc
 
 
 def type_into(page, label, text):

@@ -8,17 +8,10 @@ import time
 
 import pytest
 
-from browser import ARTIFACTS, browser_page, require_browser, rss_mib, streamlit_server, wait_for_run
+from browser import ARTIFACTS, browser_page, rss_mib, wait_for_run
 from conftest import ted_lines
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server():
-    require_browser()
-    with streamlit_server() as (url, proc):
-        yield url, proc
 
 
 @pytest.fixture
