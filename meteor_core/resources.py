@@ -2,8 +2,8 @@
 
 Matching calls these for every token of every segment, so each lookup is memoised;
 the caches are bounded by the vocabulary, not by the corpus size. Nothing is loaded at import:
-a stemmer (and NLTK with it) when a stem stage first has words left, WordNet when a synonym
-stage first does.
+a stemmer (and NLTK with a Porter stemmer) when a stem stage first has words left, WordNet
+when a synonym stage first does.
 """
 from __future__ import annotations
 
@@ -38,39 +38,9 @@ def _make_stemmer(name: str) -> Callable[[str], str]:
         from nltk.stem.porter import PorterStemmer
         return PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM).stem
     if name == "snowball":
-        from nltk.stem.snowball import SnowballStemmer
-        return _english_snowball(SnowballStemmer("english").stem)
+        from .snowball import stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
+        return stem
     raise ValueError(f"unknown stemmer {name!r}")
-
-
-def _english_snowball(nltk_stem: Callable[[str], str]) -> Callable[[str], str]:
-    """Snowball English as Meteor 1.5's Java Snowball computes it. NLTK forgets where R2 starts
-    when step 2 or 3 shortens a suffix that began before R2 ("ization" -> "ize", "ational" ->
-    "ate", "iveness" -> "ive"), so step 5 keeps an "e" that lies in R2: "realization" ->
-    "realize" instead of "realiz" (17 of 155,000 words of Meteor's synonym vocabulary differed;
-    none do with this correction)."""
-    def stem(word: str) -> str:
-        out = nltk_stem(word)
-        if out.endswith(("ize", "ate", "ive")) and not word.endswith("e") and len(out) - 1 >= _snowball_r2(word):
-            out = out[:-1]
-        return out
-    return stem
-
-
-_VOWELS = frozenset("aeiouy")
-
-
-def _snowball_r2(word: str) -> int:
-    """Where Porter2's R2 starts in ``word`` (after its prelude marks consonant y's as Y)."""
-    w = ""
-    for c in word:
-        w += "Y" if c == "y" and (not w or w[-1] in _VOWELS) else c
-
-    def region(start: int) -> int:  # after the first non-vowel that follows a vowel
-        return next((k + 1 for k in range(max(start, 1), len(w)) if w[k] not in _VOWELS and w[k - 1] in _VOWELS), len(w))
-
-    prefix = next((p for p in ("gener", "commun", "arsen") if w.startswith(p)), None)
-    return region(len(prefix) if prefix else region(0))
 
 
 STEMMERS = ("porter", "porter-original", "snowball")
@@ -96,7 +66,8 @@ MEMO_LIMIT = 500_000
 
 
 class _LazyStemmer:
-    """The named stemmer, made (and NLTK imported, which takes seconds) at its first word."""
+    """The named stemmer, made (and, for the Porter stemmers, NLTK imported, which takes seconds)
+    at its first word."""
 
     def __init__(self, name: str):
         self.name, self.stem = name, None
