@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# The modules compiled: the scoring path (tokenise, align, search, chunk, statistics, resources).
+# The modules compiled: the scoring path (tokenise, align, search, chunk, statistics, resources, stemmer).
 COMPILED = (
     "meteor_core.align.search",
     "meteor_core.align.optimal",
@@ -30,6 +30,7 @@ COMPILED = (
     "meteor_core.stats",
     "meteor_core.tokenize",
     "meteor_core.resources",
+    "meteor_core.snowball",
     "meteor_core.wordnet",
 )
 MANIFEST = PACKAGE / "_accel_manifest.json"

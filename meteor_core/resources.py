@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from . import jar_resources
+from . import jar_resources, snowball
 from .wordnet import WordNet, locate as locate_wordnet
 
 
@@ -38,8 +38,7 @@ def _make_stemmer(name: str) -> Callable[[str], str]:
         from nltk.stem.porter import PorterStemmer
         return PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM).stem
     if name == "snowball":
-        from .snowball import stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
-        return stem
+        return snowball.stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
     raise ValueError(f"unknown stemmer {name!r}")
 
 
