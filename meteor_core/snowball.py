@@ -128,6 +128,7 @@ def _regions(word: str) -> tuple[int, int]:
 
 
 def stem(word: str) -> str:
+    """The stem of ``word``, exactly as described in the module's docstring."""
     w = word.lower()
     if len(w) <= 2:
         return w
@@ -144,6 +145,7 @@ def stem(word: str) -> str:
     marked = "y" in w
     if marked:
         w = _mark_consonant_y(w)
+    # r1, r2: where NLTK's R1 and R2 start in w (_NO_REGION: empty); both end where w ends.
     n = len(w)
     regions = _r1_r2(w)
     if regions is None:
@@ -155,8 +157,6 @@ def stem(word: str) -> str:
         if r2 == r1 or r2 >= n:
             r2 = _NO_REGION
         r2_as_given = r2
-    # A vowel lies before R1's start - 1 (R1 starts after a vowel and a non-vowel), which spares
-    # a search for one in steps 1a and 1b.
 
     # Step 0: possessives.
     if "'" in w:
@@ -177,7 +177,7 @@ def stem(word: str) -> str:
             w = w[:-2] if n > 4 else w[:-1]
         elif w.endswith(("us", "ss")):
             pass
-        elif r1 < n or _has_vowel(w, 0, n - 2):
+        elif r1 < n or _has_vowel(w, 0, n - 2):  # (a vowel precedes R1's start by 2 or more)
             w = w[:-1]
         n = len(w)
         last = w[-1]
@@ -187,7 +187,7 @@ def stem(word: str) -> str:
         last = w[-1]
 
     # Step 1b: -ed, -ing, -eed, and their -ly forms.
-    cut = 0
+    cut = 0  # the suffix's length; negative for eed and eedly, which become ee
     if last == "d":
         if w.endswith("eed"):
             cut = -3
@@ -211,7 +211,7 @@ def stem(word: str) -> str:
                 r2 = _NO_REGION
             n = start + 2
             last = "e"
-    elif cut and (r1 < n - cut + 2 or _has_vowel(w, 0, n - cut)):
+    elif cut and (r1 < n - cut + 2 or _has_vowel(w, 0, n - cut)):  # a vowel before the suffix
         w = w[:-cut]
         n -= cut
         if w.endswith(("at", "bl", "iz")):
@@ -233,7 +233,7 @@ def stem(word: str) -> str:
         ):  # a short word: hop -> hope
             w += "e"
             n += 1
-            r1 = r2 = _NO_REGION
+            r1 = r2 = _NO_REGION  # (they stay empty)
         last = w[-1]
 
     # Step 1c: a final y after a consonant (not the first letter) becomes i.
