@@ -104,16 +104,18 @@ def stem(word: str, nltk_extensions: bool = True) -> str:
         if (len(base) > 1 and _is_consonant(base, len(base) - 1)) if nltk_extensions else _contains_vowel(base):
             s = base + "i"
             last = "i"
-    if last in _STEP2_LAST:
+    # Steps 2 to 4 are entered by the last two letters.
+    end = s[-2:]
+    if end in _STEP2_ENDS:
         s = _step2(s, nltk_extensions)
-        last = s[-1:]
-    if last in _STEP3_LAST:
+        end = s[-2:]
+    if end in _STEP3_ENDS:
         s = _step3(s)
-        last = s[-1:]
-    suffixes = _STEP4.get(last)
+        end = s[-2:]
+    suffixes = _STEP4.get(end)
     if suffixes is not None:
         s = _step4(s, suffixes)
-        last = s[-1:]
+    last = s[-1:]
     # Step 5: a final e goes when m > 1, or m = 1 and the rest does not end cvc; -ll loses an l when m > 1.
     if last == "e":
         base = s[:-1]
@@ -139,19 +141,18 @@ def _tidy_after_ed_or_ing(s: str, nltk_extensions: bool) -> str:
     return s
 
 
-_STEP2_LAST = frozenset("ilnrsm")  # the last letters of step 2's suffixes
-_STEP3_LAST = frozenset("elsi")
+# The last two letters of step 2's and step 3's suffixes.
+_STEP2_ENDS = frozenset(("li", "al", "ci", "er", "on", "or", "sm", "ss", "ti", "gi"))
+_STEP3_ENDS = frozenset(("te", "ve", "ze", "ti", "al", "ul", "ss"))
 
 
 def _step2(s: str, nltk_extensions: bool) -> str:
     """Double suffixes to single ones, when the rest has m > 0. The first suffix that matches
     decides: when its condition fails no other is tried ("rational" stays, not "ration")."""
-    last = s[-1:]
-    if last == "i":
+    end = s[-2:]
+    if end == "li":
         if nltk_extensions and s.endswith("alli") and _measure_is_positive(s[:-4]):
             return _step2(s[:-2], nltk_extensions)  # NLTK applies alli -> al first, then step 2 again
-        if s.endswith(("enci", "anci")):
-            return s[:-1] + "e" if _measure_is_positive(s[:-4]) else s
         if nltk_extensions:
             if s.endswith("bli"):
                 return s[:-1] + "e" if _measure_is_positive(s[:-3]) else s
@@ -165,37 +166,42 @@ def _step2(s: str, nltk_extensions: bool) -> str:
             return s[:-2] if _measure_is_positive(s[:-3]) else s
         if s.endswith("ousli"):
             return s[:-2] if _measure_is_positive(s[:-5]) else s
+        if nltk_extensions and s.endswith("fulli"):
+            return s[:-2] if _measure_is_positive(s[:-5]) else s
+    elif end == "ci":
+        if s.endswith(("enci", "anci")):
+            return s[:-1] + "e" if _measure_is_positive(s[:-4]) else s
+    elif end == "ti":
         if s.endswith("aliti"):
             return s[:-3] if _measure_is_positive(s[:-5]) else s
         if s.endswith("iviti"):
             return s[:-3] + "e" if _measure_is_positive(s[:-5]) else s
         if s.endswith("biliti"):
             return s[:-5] + "le" if _measure_is_positive(s[:-6]) else s
-        if nltk_extensions:
-            if s.endswith("fulli"):
-                return s[:-2] if _measure_is_positive(s[:-5]) else s
-            if s.endswith("logi"):
-                # NLTK keeps the l with the stem, so that "geologi" -> "geolog" like "philologi"
-                return s[:-1] if _measure_is_positive(s[:-3]) else s
-    elif last == "l":
+    elif end == "gi":
+        if nltk_extensions and s.endswith("logi"):
+            # NLTK keeps the l with the stem, so that "geologi" -> "geolog" like "philologi"
+            return s[:-1] if _measure_is_positive(s[:-3]) else s
+    elif end == "al":
         if s.endswith("ational"):
             return s[:-5] + "e" if _measure_is_positive(s[:-7]) else s
         if s.endswith("tional"):
             return s[:-2] if _measure_is_positive(s[:-6]) else s
-    elif last == "n":
+    elif end == "on":
         if s.endswith("ization"):
             return s[:-5] + "e" if _measure_is_positive(s[:-7]) else s
         if s.endswith("ation"):
             return s[:-3] + "e" if _measure_is_positive(s[:-5]) else s
-    elif last == "r":
+    elif end == "er":
         if s.endswith("izer"):
             return s[:-1] if _measure_is_positive(s[:-4]) else s
+    elif end == "or":
         if s.endswith("ator"):
             return s[:-2] + "e" if _measure_is_positive(s[:-4]) else s
-    elif last == "s":
+    elif end == "ss":
         if s.endswith(("iveness", "fulness", "ousness")):
             return s[:-4] if _measure_is_positive(s[:-7]) else s
-    elif last == "m":
+    elif end == "sm":
         if s.endswith("alism"):
             return s[:-3] if _measure_is_positive(s[:-5]) else s
     return s
@@ -203,36 +209,38 @@ def _step2(s: str, nltk_extensions: bool) -> str:
 
 def _step3(s: str) -> str:
     """-icate, -ative, -alize, -iciti, -ical, -ful, -ness, when the rest has m > 0."""
-    last = s[-1:]
-    if last == "e":
+    end = s[-2:]
+    if end == "te" or end == "ze":
         if s.endswith(("icate", "alize")):
             return s[:-3] if _measure_is_positive(s[:-5]) else s
+    elif end == "ve":
         if s.endswith("ative"):
             return s[:-5] if _measure_is_positive(s[:-5]) else s
-    elif last == "l":
+    elif end == "al":
         if s.endswith("ical"):
             return s[:-2] if _measure_is_positive(s[:-4]) else s
+    elif end == "ul":
         if s.endswith("ful"):
             return s[:-3] if _measure_is_positive(s[:-3]) else s
-    elif last == "s":
+    elif end == "ss":
         if s.endswith("ness"):
             return s[:-4] if _measure_is_positive(s[:-4]) else s
-    elif last == "i":
+    elif end == "ti":
         if s.endswith("iciti"):
             return s[:-3] if _measure_is_positive(s[:-5]) else s
     return s
 
 
-# Step 4's suffixes by their last letter, in NLTK's order (the first that matches decides).
+# Step 4's suffixes by their last two letters, in NLTK's order (the first that matches decides).
 _STEP4 = {
-    "l": ("al",), "e": ("ance", "ence", "able", "ible", "ate", "ive", "ize"), "r": ("er",),
-    "c": ("ic",), "t": ("ant", "ement", "ment", "ent"), "n": ("ion",), "u": ("ou",), "m": ("ism",),
-    "i": ("iti",), "s": ("ous",),
+    "al": ("al",), "ce": ("ance", "ence"), "er": ("er",), "ic": ("ic",), "le": ("able", "ible"),
+    "nt": ("ant", "ement", "ment", "ent"), "on": ("ion",), "ou": ("ou",), "sm": ("ism",), "te": ("ate",),
+    "ti": ("iti",), "us": ("ous",), "ve": ("ive",), "ze": ("ize",),
 }
 
 
 def _step4(s: str, suffixes: tuple[str, ...]) -> str:
-    """Removes one of ``suffixes`` (those of _STEP4 ending in s's last letter) when the rest has
+    """Removes one of ``suffixes`` (those of _STEP4 ending in s's last two letters) when the rest has
     m > 1 (-ion only after s or t)."""
     for suffix in suffixes:
         if s.endswith(suffix):
