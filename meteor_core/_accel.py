@@ -30,6 +30,7 @@ COMPILED = (
     "meteor_core.stats",
     "meteor_core.tokenize",
     "meteor_core.resources",
+    "meteor_core.porter",
     "meteor_core.snowball",
     "meteor_core.wordnet",
 )

@@ -2,19 +2,19 @@
 
 Matching calls these for every token of every segment, so each lookup is memoised;
 the caches are bounded by the vocabulary, not by the corpus size. Nothing is loaded at import:
-a stemmer (and NLTK with a Porter stemmer) when a stem stage first has words left, WordNet
-when a synonym stage first does.
+a stemmer when a stem stage first has words left (meteor_core's own ports: NLTK is not imported),
+WordNet when a synonym stage first does.
 """
 from __future__ import annotations
 
 import gc
 import time
 import zipfile
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
-from . import jar_resources, snowball
+from . import jar_resources, porter, snowball
 from .wordnet import WordNet, locate as locate_wordnet
 
 
@@ -32,11 +32,9 @@ WORDNET_FIX = (
 
 def _make_stemmer(name: str) -> Callable[[str], str]:
     if name == "porter":
-        from nltk.stem.porter import PorterStemmer
-        return PorterStemmer().stem  # NLTK's default mode, the one meteor_score uses
+        return porter.stem  # NLTK's PorterStemmer in its default mode (meteor_score's), without NLTK
     if name == "porter-original":
-        from nltk.stem.porter import PorterStemmer
-        return PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM).stem
+        return partial(porter.stem, nltk_extensions=False)  # its ORIGINAL_ALGORITHM mode
     if name == "snowball":
         return snowball.stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
     raise ValueError(f"unknown stemmer {name!r}")
@@ -65,8 +63,7 @@ MEMO_LIMIT = 500_000
 
 
 class _LazyStemmer:
-    """The named stemmer, made (and, for the Porter stemmers, NLTK imported, which takes seconds)
-    at its first word."""
+    """The named stemmer, made at its first word."""
 
     def __init__(self, name: str):
         self.name, self.stem = name, None
