@@ -258,6 +258,16 @@ def _nltk_synonyms(word: str) -> frozenset[str]:
 nltk_synonyms: Callable[[str], frozenset[str]] = WordMemo(_nltk_synonyms).__getitem__
 
 
+def _lemma_synsets(word: str) -> frozenset[int]:
+    return frozenset(wordnet().lemma_keys(word))
+
+
+# lemma_synsets(word): the synsets that list ``word`` among their lemma names (in any case), read
+# from WordNet's index alone: a synset whose lemma names include a word is among that word's
+# lemma_synsets, so a synset outside them need not be read to know it does not list the word.
+lemma_synsets: Callable[[str], frozenset[int]] = WordMemo(_lemma_synsets).__getitem__
+
+
 def synset_with_lemma(word: str, lemma_name: str) -> str | None:
     """The synset of ``word`` that lists ``lemma_name`` (explains an NLTK synonym match)."""
     reader = wordnet()

@@ -2,12 +2,13 @@
 
 NLTK's reader builds Synset and Lemma objects for every synset it touches and needs ~3 s and
 ~250 MB to load its index (and `import nltk` alone pulls in scipy.stats when scipy is installed).
-METEOR needs three things, which this reader gives exactly as NLTK would:
+METEOR needs four things, which this reader gives exactly as NLTK would:
 
 * ``synset_keys(word)``: the synsets ``wordnet.synsets(word)`` returns (morphy's base forms and
   exception lists included), as integers ``offset * 4 + part of speech`` (offsets are unique
   within a part of speech's data file);
 * ``lemma_names(key)``: ``synset.lemma_names()`` (adjective markers such as "(a)" stripped);
+* ``lemma_keys(name)``: the synsets whose lemma names include ``name`` (in any case), from the index;
 * ``synset_name(key)``: ``synset.name()``, e.g. "large.a.01" or, for adjective satellites, "big.s.02".
 
 The index (four files, ~155,000 lemmas) is parsed once; a synset's line is read from the
@@ -151,6 +152,12 @@ class WordNet:
                 for p, pos in enumerate(POS_LIST)
                 for form in self.morphy(word, pos)
                 for offset in self.index[pos][form]]
+
+    def lemma_keys(self, name: str) -> list[int]:
+        """The synsets that list ``name`` among their lemma names, in any case: its own index
+        entries (no morphy). Every lemma name of every synset is indexed under its lower case."""
+        name = name.lower()
+        return [offset * 4 + p for p, pos in enumerate(POS_LIST) for offset in self.index[pos].get(name, ())]
 
     def lemma_names(self, key: int) -> list[str]:
         return self._entry(key)[1]
