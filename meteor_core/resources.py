@@ -268,13 +268,23 @@ def _lemma_synsets(word: str) -> frozenset[int]:
 lemma_synsets: Callable[[str], frozenset[int]] = WordMemo(_lemma_synsets).__getitem__
 
 
-def synset_with_lemma(word: str, lemma_name: str) -> str | None:
-    """The synset of ``word`` that lists ``lemma_name`` (explains an NLTK synonym match)."""
+def _synset_with_lemma(words: tuple[str, str]) -> str | None:
+    word, lemma_name = words
     reader = wordnet()
+    listing = lemma_synsets(lemma_name)  # the only synsets that can list it: the others are not read
     for key in reader.synset_keys(word):
-        if lemma_name in reader.lemma_names(key):
-            return reader.synset_name(key)
+        if key in listing and lemma_name in reader.lemma_names(key):
+            return synset_name(key)
     return None
+
+
+_synsets_with_lemma = WordMemo(_synset_with_lemma)  # word pairs recur: find their synset once
+
+
+def synset_with_lemma(word: str, lemma_name: str) -> str | None:
+    """The first synset of ``word`` (in NLTK's order) that lists ``lemma_name`` (explains an
+    NLTK synonym match)."""
+    return _synsets_with_lemma[word, lemma_name]
 
 
 @lru_cache(maxsize=None)

@@ -72,6 +72,9 @@ def test_wordnet_reader_agrees_with_nltk():
         listing = {lemma.synset().name() for lemma in wn.lemmas(word)}  # lemmas named `word`, any case
         assert {reader.synset_name(k) for k in reader.lemma_keys(word)} == listing, word
         assert set(map(resources.synset_name, resources.lemma_synsets(word))) == listing, word
+        for lemma in {lemma.name() for s in theirs for lemma in s.lemmas()}:
+            synset = next(s for s in theirs if lemma in s.lemma_names())  # NLTK's first synset listing it
+            assert resources.synset_with_lemma(word, lemma) == synset.name(), (word, lemma)
     assert resources.shared_synset("big", "large") in {s.name() for s in wn.synsets("big")}
     assert any(".s." in reader.synset_name(k) for k in reader.synset_keys("big"))  # satellites named too
 
