@@ -37,6 +37,7 @@ _SUBSTITUTIONS = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }
+_SUFFIXES = {pos: tuple(old for old, _ in rules) for pos, rules in _SUBSTITUTIONS.items()}
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
 
@@ -125,12 +126,15 @@ class WordNet:
             offset, p = divmod(key, 4)
             data = self._data_file(POS_LIST[p])
             end = data.find(b"\n", offset)
-            fields = data[offset:end if end >= 0 else len(data)].decode("utf-8").split("|", 1)[0].split()
-            if int(fields[0]) != offset:
+            line = data[offset:end if end >= 0 else len(data)].decode("utf-8")
+            head = line.split(None, 4)
+            if len(head) < 5 or int(head[0]) != offset:
                 raise ValueError(f"WordNet data file has no synset at offset {offset}")
-            count = int(fields[3], 16)
-            names = [_MARKER.match(fields[4 + 2 * k]).group(1) for k in range(count)]
-            entry = self._lines[key] = (fields[2], names)
+            count = int(head[3], 16)
+            # Only the lemma fields are split off; only an adjective's can end in a marker.
+            words = head[4].split(None, 2 * count)[:2 * count:2]
+            names = [w if w[-1] != ")" else _MARKER.match(w).group(1) for w in words]
+            entry = self._lines[key] = (head[2], names)
         return entry
 
     # --- what METEOR asks -----------------------------------------------------------------------
@@ -138,10 +142,10 @@ class WordNet:
     def morphy(self, form: str, pos: str) -> list[str]:
         """NLTK's _morphy: the base forms of ``form`` that WordNet lists for ``pos``."""
         index = self.index[pos]
-        exceptions = self.exceptions[pos]
-        if form in exceptions:
-            forms = exceptions[form]
-        else:
+        forms = self.exceptions[pos].get(form)
+        if forms is None:
+            if not form.endswith(_SUFFIXES[pos]):  # no rule applies (most words, for most parts of speech)
+                return [form] if form in index else []
             forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)]
         return list(dict.fromkeys(f for f in [form, *forms] if f in index))
 
