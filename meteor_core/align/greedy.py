@@ -7,7 +7,6 @@ current forms (the words, or their stems after the stem stage). Matches are plai
 Match's six fields (see Alignment)."""
 from __future__ import annotations
 
-from collections import defaultdict
 from itertools import compress
 
 from .. import resources
@@ -15,50 +14,60 @@ from ..config import MeteorConfig
 from .types import Alignment
 
 
+def _positions_of(words) -> dict[str, list[int]]:
+    """word -> its indices in ``words``, in increasing order."""
+    positions_of = {}
+    for k, word in enumerate(words):
+        positions = positions_of.get(word)
+        if positions is None:
+            positions_of[word] = [k]
+        else:
+            positions.append(k)
+    return positions_of
+
+
 def _same_word_pass(hyp_pos, hyp_words, ref_pos, ref_words, stage, matches):
     """NLTK's _match_enums: hypothesis right to left, each word taking the right-most free
-    reference word equal to it. Words do not compete, so for a word that occurs a times in the
-    hypothesis and b times in the reference this pairs the last min(a, b) occurrences of each
-    side, from the right. That is done for every word at once, with dicts built at C speed:
-    each round pairs the last occurrence of every word both sides share, and a further round
-    runs only while both sides repeat a word. Appends the matches; returns what is left."""
-    while True:
-        last_r = dict(zip(ref_words, range(len(ref_words))))  # a later occurrence overwrites an earlier one
-        if last_r.keys().isdisjoint(hyp_words):  # the usual stem stage, and the last round
-            return hyp_pos, hyp_words, ref_pos, ref_words
-        last_h = dict(zip(hyp_words, range(len(hyp_words))))
-        keep_h, keep_r = [True] * len(hyp_words), [True] * len(ref_words)
-        for word in last_h.keys() & last_r.keys():
-            i, j = last_h[word], last_r[word]
+    reference word equal to it. Appends the matches; returns what is left.
+
+    (Plain loops: pairing every word's last occurrences at once with dicts built by
+    dict(zip(...)), round after round while words repeat, took 1.5 times the instructions in
+    pure Python and twice as many compiled.)"""
+    ref_positions = _positions_of(ref_words)
+    keep_h, keep_r = [True] * len(hyp_words), [True] * len(ref_words)
+    found = False
+    for i in range(len(hyp_words) - 1, -1, -1):
+        word = hyp_words[i]
+        positions = ref_positions.get(word)
+        if positions:
+            j = positions.pop()
             keep_h[i] = keep_r[j] = False
+            found = True
             matches.append((hyp_pos[i], ref_pos[j], stage, word, 1, 1))
-        repeats = len(last_h) < len(hyp_words) and len(last_r) < len(ref_words)
-        hyp_pos, hyp_words = list(compress(hyp_pos, keep_h)), list(compress(hyp_words, keep_h))
-        ref_pos, ref_words = list(compress(ref_pos, keep_r)), list(compress(ref_words, keep_r))
-        if not repeats:
-            return hyp_pos, hyp_words, ref_pos, ref_words
+    if not found:
+        return hyp_pos, hyp_words, ref_pos, ref_words
+    return (list(compress(hyp_pos, keep_h)), list(compress(hyp_words, keep_h)),
+            list(compress(ref_pos, keep_r)), list(compress(ref_words, keep_r)))
 
 
 def _related_pass(hyp_pos, hyp_words, ref_pos, ref_words, related, stage, via, matches):
     """NLTK's _enum_wordnetsyn_match: hypothesis right to left, each word taking the right-most
     free reference word among ``related(word)`` (the word itself included). Appends the matches
     (``via(hyp word, ref word)`` says what links them); returns what is left."""
-    ref_positions = defaultdict(list)
-    for k, word in enumerate(ref_words):
-        ref_positions[word].append(k)
+    ref_positions = _positions_of(ref_words)
     keep_h, keep_r = [True] * len(hyp_words), [True] * len(ref_words)
     found = False
-    for k in range(len(hyp_words) - 1, -1, -1):
-        best_k, best_word = -1, None
-        for word in related(hyp_words[k]):
+    for i in range(len(hyp_words) - 1, -1, -1):
+        best_j, best_word = -1, None
+        for word in related(hyp_words[i]):
             positions = ref_positions.get(word)
-            if positions and positions[-1] > best_k:
-                best_k, best_word = positions[-1], word
+            if positions and positions[-1] > best_j:
+                best_j, best_word = positions[-1], word
         if best_word is not None:
             ref_positions[best_word].pop()
-            keep_h[k] = keep_r[best_k] = False
+            keep_h[i] = keep_r[best_j] = False
             found = True
-            matches.append((hyp_pos[k], ref_pos[best_k], stage, via(hyp_words[k], best_word), 1, 1))
+            matches.append((hyp_pos[i], ref_pos[best_j], stage, via(hyp_words[i], best_word), 1, 1))
     if not found:
         return hyp_pos, hyp_words, ref_pos, ref_words
     return (list(compress(hyp_pos, keep_h)), list(compress(hyp_words, keep_h)),
