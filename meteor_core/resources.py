@@ -152,7 +152,9 @@ def _wordnet_location() -> Path | None:
 def require_wordnet() -> None:
     """Fail fast, before any work, when a synonym stage will need WordNet and it is not
     installed; finding the files is cheap, loading them waits until a word needs them."""
-    if wordnet.cache_info().currsize == 0 and _wordnet_location() is None:
+    # (the location first: a cached call, where cache_info() makes a named tuple, and scoring
+    # asks twice a segment)
+    if _wordnet_location() is None and wordnet.cache_info().currsize == 0:
         _wordnet_location.cache_clear()  # let a later setup be picked up without a restart
         raise WordNetMissingError(WORDNET_FIX)
 
