@@ -119,7 +119,9 @@ def _wordnet_location() -> Path | None:
 def require_wordnet() -> None:
     """Fail fast, before any work, when a synonym stage will need WordNet and it is not
     installed; finding the files is cheap, loading them waits until a word needs them."""
-    if wordnet.cache_info().currsize == 0 and _wordnet_location() is None:
+    # (the location first: a cached call, where cache_info() makes a named tuple, and scoring
+    # asks twice a segment)
+    if _wordnet_location() is None and wordnet.cache_info().currsize == 0:
         _wordnet_location.cache_clear()  # let a later setup be picked up without a restart
         raise WordNetMissingError(WORDNET_FIX)
 
@@ -225,13 +227,33 @@ def _nltk_synonyms(word: str) -> frozenset[str]:
 nltk_synonyms: Callable[[str], frozenset[str]] = WordMemo(_nltk_synonyms).__getitem__
 
 
-def synset_with_lemma(word: str, lemma_name: str) -> str | None:
-    """The synset of ``word`` that lists ``lemma_name`` (explains an NLTK synonym match)."""
+def _lemma_synsets(word: str) -> frozenset[int]:
+    return frozenset(wordnet().lemma_keys(word))
+
+
+# lemma_synsets(word): the synsets that list ``word`` among their lemma names (in any case), read
+# from WordNet's index alone: a synset whose lemma names include a word is among that word's
+# lemma_synsets, so a synset outside them need not be read to know it does not list the word.
+lemma_synsets: Callable[[str], frozenset[int]] = WordMemo(_lemma_synsets).__getitem__
+
+
+def _synset_with_lemma(words: tuple[str, str]) -> str | None:
+    word, lemma_name = words
     reader = wordnet()
+    listing = lemma_synsets(lemma_name)  # the only synsets that can list it: the others are not read
     for key in reader.synset_keys(word):
-        if lemma_name in reader.lemma_names(key):
-            return reader.synset_name(key)
+        if key in listing and lemma_name in reader.lemma_names(key):
+            return synset_name(key)
     return None
+
+
+_synsets_with_lemma = WordMemo(_synset_with_lemma)  # word pairs recur: find their synset once
+
+
+def synset_with_lemma(word: str, lemma_name: str) -> str | None:
+    """The first synset of ``word`` (in NLTK's order) that lists ``lemma_name`` (explains an
+    NLTK synonym match)."""
+    return _synsets_with_lemma[word, lemma_name]
 
 
 @lru_cache(maxsize=None)

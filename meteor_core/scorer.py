@@ -237,7 +237,7 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     )
 
 
-def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget) -> tuple:
+def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget | None) -> tuple:
     """A PairResult's fields, in order (a SegmentResult starts with the same ones)."""
     alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
     chunks, crossings = _chunks_and_crossings(alignment.matches)
@@ -268,7 +268,8 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     if config.uses_synonyms:
         resources.require_synonyms(config.synonym_source)  # fail at once when missing; it loads when a word needs it
     hyp_tokens, hyp_norm = _prepare(hypothesis, config)
-    budget = Budget.for_seconds(SEGMENT_SECONDS)
+    # The greedy aligner does not search: no budget, and no CPU clock read (a system call).
+    budget = None if config.aligner == "greedy" else Budget.for_seconds(SEGMENT_SECONDS)
     found = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
     if len(found) == 1:
         return SegmentResult(*found[0], 0, None, config.signature())

@@ -2,12 +2,13 @@
 
 NLTK's reader builds Synset and Lemma objects for every synset it touches and needs ~3 s and
 ~250 MB to load its index (and `import nltk` alone pulls in scipy.stats when scipy is installed).
-METEOR needs three things, which this reader gives exactly as NLTK would:
+METEOR needs four things, which this reader gives exactly as NLTK would:
 
 * ``synset_keys(word)``: the synsets ``wordnet.synsets(word)`` returns (morphy's base forms and
   exception lists included), as integers ``offset * 4 + part of speech`` (offsets are unique
   within a part of speech's data file);
 * ``lemma_names(key)``: ``synset.lemma_names()`` (adjective markers such as "(a)" stripped);
+* ``lemma_keys(name)``: the synsets whose lemma names include ``name`` (in any case), from the index;
 * ``synset_name(key)``: ``synset.name()``, e.g. "large.a.01" or, for adjective satellites, "big.s.02".
 
 The index (four files, ~155,000 lemmas) is parsed once; a synset's line is read from the
@@ -36,6 +37,7 @@ _SUBSTITUTIONS = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }
+_SUFFIXES = {pos: tuple(old for old, _ in rules) for pos, rules in _SUBSTITUTIONS.items()}
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
 
@@ -124,12 +126,15 @@ class WordNet:
             offset, p = divmod(key, 4)
             data = self._data_file(POS_LIST[p])
             end = data.find(b"\n", offset)
-            fields = data[offset:end if end >= 0 else len(data)].decode("utf-8").split("|", 1)[0].split()
-            if int(fields[0]) != offset:
+            line = data[offset:end if end >= 0 else len(data)].decode("utf-8")
+            head = line.split(None, 4)
+            if len(head) < 5 or int(head[0]) != offset:
                 raise ValueError(f"WordNet data file has no synset at offset {offset}")
-            count = int(fields[3], 16)
-            names = [_MARKER.match(fields[4 + 2 * k]).group(1) for k in range(count)]
-            entry = self._lines[key] = (fields[2], names)
+            count = int(head[3], 16)
+            # Only the lemma fields are split off; only an adjective's can end in a marker.
+            words = head[4].split(None, 2 * count)[:2 * count:2]
+            names = [w if w[-1] != ")" else _MARKER.match(w).group(1) for w in words]
+            entry = self._lines[key] = (head[2], names)
         return entry
 
     # --- what METEOR asks -----------------------------------------------------------------------
@@ -137,10 +142,10 @@ class WordNet:
     def morphy(self, form: str, pos: str) -> list[str]:
         """NLTK's _morphy: the base forms of ``form`` that WordNet lists for ``pos``."""
         index = self.index[pos]
-        exceptions = self.exceptions[pos]
-        if form in exceptions:
-            forms = exceptions[form]
-        else:
+        forms = self.exceptions[pos].get(form)
+        if forms is None:
+            if not form.endswith(_SUFFIXES[pos]):  # no rule applies (most words, for most parts of speech)
+                return [form] if form in index else []
             forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)]
         return list(dict.fromkeys(f for f in [form, *forms] if f in index))
 
@@ -151,6 +156,12 @@ class WordNet:
                 for p, pos in enumerate(POS_LIST)
                 for form in self.morphy(word, pos)
                 for offset in self.index[pos][form]]
+
+    def lemma_keys(self, name: str) -> list[int]:
+        """The synsets that list ``name`` among their lemma names, in any case: its own index
+        entries (no morphy). Every lemma name of every synset is indexed under its lower case."""
+        name = name.lower()
+        return [offset * 4 + p for p, pos in enumerate(POS_LIST) for offset in self.index[pos].get(name, ())]
 
     def lemma_names(self, key: int) -> list[str]:
         return self._entry(key)[1]

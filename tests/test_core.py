@@ -69,8 +69,42 @@ def test_wordnet_reader_agrees_with_nltk():
         assert set(map(resources.synset_name, resources.synsets_of(word))) == {s.name() for s in theirs}, word
         nltk_set = {lemma.name() for s in theirs for lemma in s.lemmas() if "_" not in lemma.name()} | {word}
         assert resources.nltk_synonyms(word) == nltk_set, word
+        listing = {lemma.synset().name() for lemma in wn.lemmas(word)}  # lemmas named `word`, any case
+        assert {reader.synset_name(k) for k in reader.lemma_keys(word)} == listing, word
+        assert set(map(resources.synset_name, resources.lemma_synsets(word))) == listing, word
+        for lemma in {lemma.name() for s in theirs for lemma in s.lemmas()}:
+            synset = next(s for s in theirs if lemma in s.lemma_names())  # NLTK's first synset listing it
+            assert resources.synset_with_lemma(word, lemma) == synset.name(), (word, lemma)
     assert resources.shared_synset("big", "large") in {s.name() for s in wn.synsets("big")}
     assert any(".s." in reader.synset_name(k) for k in reader.synset_keys("big"))  # satellites named too
+
+
+def test_wordnet_index_lists_every_lemma_name():
+    """Every lemma name of every synset is in WordNet's index under its lower case, with that
+    synset: the greedy aligner's synonym stage reads a synset's lemma names only when a
+    reference word's index entries (resources.lemma_synsets) include the synset. And wherever a
+    synset's lemma fields hold a parenthesis (adjective markers), its lemma names are NLTK's."""
+    from nltk.corpus import wordnet as wn
+
+    from meteor_core import resources
+    from meteor_core.wordnet import _FILES, POS_LIST
+
+    reader = resources.wordnet()
+    synsets = marked = 0
+    for p, pos in enumerate(POS_LIST):
+        offset = 0
+        for line in reader._read(f"data.{_FILES[pos]}").splitlines(keepends=True):
+            if not line.startswith(b" "):  # (the licence header)
+                synsets += 1
+                names = reader.lemma_names(offset * 4 + p)
+                for name in names:
+                    assert offset * 4 + p in reader.lemma_keys(name), (pos, offset, name)
+                    assert offset in reader.index[pos][name.lower()], (pos, offset, name)
+                if b")" in line.split(b"|")[0]:
+                    marked += 1
+                    assert names == wn.synset_from_pos_and_offset(pos, offset).lemma_names(), (pos, offset)
+            offset += len(line)
+    assert synsets == 117_659 and marked > 700  # WordNet 3.0
 
 
 def test_resources_load_lazily():
