@@ -101,3 +101,87 @@ def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
         assert len(new) == sum(min(len(h), len(r)) for h, r in open_classes)
         checked += 1
     assert checked > 80
+
+
+def _random_group(rng):
+    """A stage's open classes from random sentences, as the numpy search gets them: every part's
+    options (arrays) with their values against the forced pairs, and W."""
+    from meteor_core.align import pairwise
+
+    hw = [rng.choice("aabbcdx") for _ in range(rng.randint(6, 12))]
+    rw = [rng.choice("aabbcdy") for _ in range(rng.randint(6, 12))]
+    forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+    parts = [search.Part(hyps, refs) for hyps, refs in open_classes]
+    weight = len(forced) + sum(len(p.hyps) for p in parts) + 1
+    cost = search.StageCost(forced, weight)
+    options = [pairwise.complete_options(p.hyps, p.refs, [cost.row(i, p.refs) for i in p.hyps], p.adjacent)
+               for p in parts]
+    return options, weight
+
+
+def _every_total(options, weight):
+    """Each joint choice (one option per part) with its total: values plus every two parts'
+    table entry."""
+    from meteor_core.align import pairwise
+
+    n = len(options)
+    tables = {(k, m): pairwise._table(options[k], options[m], weight) for k in range(n) for m in range(k + 1, n)}
+    for choice in itertools.product(*[range(len(o[1])) for o in options]):
+        yield choice, (sum(o[1][c] for o, c in zip(options, choice))
+                       + sum(t[choice[k], choice[m]] for (k, m), t in tables.items()))
+
+
+def test_descent_without_tables_takes_the_same_steps():
+    """Coordinate descent on the candidates' costs ends where descent over the tables does (the
+    same incumbent, so the same search after it)."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    rng = random.Random(8)
+    compared = 0
+    for _ in range(400):
+        options, weight = _random_group(rng)
+        if len(options) < 2:
+            continue
+        n = len(options)
+        unary = [o[1].copy() for o in options]
+        tables = {(k, m): pairwise._table(options[k], options[m], weight) for k in range(n) for m in range(k + 1, n)}
+        start = [int(np.argmin(u)) for u in unary]
+        assert pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5)) == \
+            pairwise._descend(unary, tables, start, Budget.for_seconds(5))
+        compared += 1
+    assert compared > 200
+
+
+def test_options_dropped_before_the_tables_cannot_beat_the_incumbent(monkeypatch):
+    """The filter that runs before a large part's tables are built drops only options that no
+    joint choice beating the incumbent takes (checked over every joint choice), and the search
+    after it still finds the exhaustive optimum."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    monkeypatch.setattr(pairwise, "FILTER_OPTIONS", 2)  # small parts count as large here
+    rng = random.Random(9)
+    checked = dropped = 0
+    for _ in range(600):
+        options, weight = _random_group(rng)
+        sizes = [len(o[1]) for o in options]
+        if len(options) < 2 or max(sizes) <= 2 or np.prod(sizes) > 3000:
+            continue
+        totals = list(_every_total(options, weight))
+        least = min(total for _, total in totals)
+        start = [int(np.argmin(o[1])) for o in options]
+        incumbent = pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5))
+        value = dict(totals)[tuple(incumbent)]
+        kept = pairwise._options_that_may_win(options, weight, incumbent)
+        if kept is not None:
+            for choice, total in totals:
+                if total <= value - 1:  # beats the incumbent: every option of it is kept
+                    assert all(c in set(rows.tolist()) for c, rows in zip(choice, kept))
+            dropped += sum(len(o[1]) - len(rows) for o, rows in zip(options, kept))
+        choice, proven = pairwise.solve_pairwise(options, weight, Budget.for_seconds(5))
+        assert proven and dict(totals)[tuple(choice)] == least
+        checked += 1
+    assert checked > 250 and dropped > 1000
