@@ -175,7 +175,7 @@ def test_options_dropped_before_the_tables_cannot_beat_the_incumbent(monkeypatch
         start = [int(np.argmin(o[1])) for o in options]
         incumbent = pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5))
         value = dict(totals)[tuple(incumbent)]
-        kept = pairwise._options_that_may_win(options, weight, incumbent)
+        kept = pairwise._options_that_may_win(options, weight, incumbent, Budget.for_seconds(5))
         if kept is not None:
             for choice, total in totals:
                 if total <= value - 1:  # beats the incumbent: every option of it is kept
@@ -185,3 +185,59 @@ def test_options_dropped_before_the_tables_cannot_beat_the_incumbent(monkeypatch
         assert proven and dict(totals)[tuple(choice)] == least
         checked += 1
     assert checked > 250 and dropped > 1000
+
+
+def test_a_spent_budget_stops_the_filtered_search(monkeypatch):
+    """With the clock already out, the search that filters a large part's options answers at
+    once with a valid choice, marked as not proven."""
+    from meteor_core.align import pairwise
+
+    monkeypatch.setattr(pairwise, "FILTER_OPTIONS", 2)
+    rng = random.Random(10)
+    answered = 0
+    for _ in range(200):
+        options, weight = _random_group(rng)
+        if len(options) < 2 or max(len(o[1]) for o in options) <= 2:
+            continue
+        budget = Budget.for_seconds(5)
+        budget.exhausted = True
+        choice, proven = pairwise.solve_pairwise(options, weight, budget)
+        assert proven is False
+        assert all(0 <= c < len(o[1]) for o, c in zip(options, choice))
+        answered += 1
+    assert answered > 50
+
+
+def test_tables_laid_out_by_their_longer_side_and_pruned_either_way(monkeypatch):
+    """A table is stored with its longer side contiguous (same numbers), and _prune keeps the
+    same options whether a part's tables are reduced one by one (many options) or side by side."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    tall = np.arange(40.0).reshape(20, 2)
+    assert pairwise._laid_out(tall).flags["F_CONTIGUOUS"] and (pairwise._laid_out(tall) == tall).all()
+    assert pairwise._laid_out(tall.T).flags["C_CONTIGUOUS"] and (pairwise._laid_out(tall.T) == tall.T).all()
+    rng = random.Random(12)
+    compared = pruned = 0
+    for _ in range(300):
+        options, weight = _random_group(rng)
+        n = len(options)
+        if n < 2:
+            continue
+        unary = [o[1].copy() for o in options]
+        tables = {(k, m): pairwise._laid_out(pairwise._table(options[k], options[m], weight))
+                  for k in range(n) for m in range(k + 1, n)}
+        tables = {km: t for km, t in tables.items() if t.any()}
+        best = pairwise._descend(unary, tables, [int(np.argmin(u)) for u in unary], Budget.for_seconds(5))
+        value = pairwise._value(unary, tables, best)
+        monkeypatch.setattr(pairwise, "MANY_OPTIONS", 0)
+        one_by_one = pairwise._prune(unary, tables, best, value)
+        monkeypatch.setattr(pairwise, "MANY_OPTIONS", 10**9)
+        side_by_side = pairwise._prune(unary, tables, best, value)
+        assert (one_by_one is None) == (side_by_side is None)
+        if one_by_one is not None:
+            assert all((a == b).all() for a, b in zip(one_by_one, side_by_side))
+            pruned += 1
+        compared += 1
+    assert compared > 150 and pruned > 50
