@@ -241,3 +241,17 @@ def test_tables_laid_out_by_their_longer_side_and_pruned_either_way(monkeypatch)
             pruned += 1
         compared += 1
     assert compared > 150 and pruned > 50
+
+
+def test_combinations_as_an_array_follow_itertools():
+    """A complete part's monotone pairings, listed by numpy, come in itertools' order (the
+    search's tie-break follows the order of the options)."""
+    import numpy as np
+
+    from meteor_core.align.pairwise import _combinations
+
+    for n in range(1, 17):
+        for k in range(1, n + 1):
+            want = np.array(list(itertools.combinations(range(n), k))).reshape(-1, k)
+            got = _combinations(n, k)
+            assert got.shape == want.shape and (got == want).all(), (n, k)

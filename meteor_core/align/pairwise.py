@@ -24,6 +24,7 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 from __future__ import annotations
 
 from itertools import chain, combinations
+from math import comb
 
 import numpy as np
 
@@ -41,8 +42,7 @@ def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], ad
     that are diagonal neighbours earn −1 (a link)."""
     candidates = [(i, j) for i in hyps for j in refs]
     short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
-    picks = np.fromiter(chain.from_iterable(combinations(range(len(long)), len(short))), dtype=np.intp)
-    picks = picks.reshape(-1, len(short))
+    picks = _combinations(len(long), len(short))
     q = np.arange(len(short))[None, :]
     if len(hyps) <= len(refs):
         index = q * len(refs) + picks  # (hyps[q], refs[pick])
@@ -54,6 +54,30 @@ def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], ad
         short_step = np.diff(np.asarray(short)) == 1
         values -= ((np.diff(long_pos, axis=1) == 1) & short_step[None, :]).sum(axis=1)
     return candidates, values, index
+
+
+def _combinations(n: int, k: int) -> np.ndarray:
+    """itertools.combinations(range(n), k) as rows of an array, in the same (lexicographic)
+    order, built as a tree a column at a time (each prefix followed by every value its next pick
+    can take), then read back from the leaves: a few numpy calls per column instead of a Python
+    step per number. (Few combinations: itertools is quicker.)"""
+    if comb(n, k) <= 256:
+        return np.fromiter(chain.from_iterable(combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
+    values = [np.arange(n - k + 1, dtype=np.intp)]  # per column: each prefix's last pick
+    parents = [None]  # per column: each prefix's prefix one shorter
+    for column in range(1, k):
+        last = values[-1]
+        counts = (n - k + column) - last  # the next pick runs over last + 1 .. n − k + column
+        offsets = np.arange(int(counts.sum()), dtype=np.intp) - np.repeat(np.cumsum(counts) - counts, counts)
+        values.append(np.repeat(last + 1, counts) + offsets)
+        parents.append(np.repeat(np.arange(len(last), dtype=np.intp), counts))
+    picks = np.empty((len(values[-1]), k), dtype=np.intp)
+    rows = np.arange(len(values[-1]), dtype=np.intp)
+    for column in range(k - 1, -1, -1):
+        picks[:, column] = values[column][rows]
+        if column:
+            rows = parents[column][rows]
+    return picks
 
 
 def listed_options(options: list[tuple[int, list[Pair]]]) -> Options:
