@@ -7,7 +7,10 @@ options cost together T_kl[c, d] = W·(their crossings) − (their links): a tab
 each candidate pair of k costs against each candidate pair of l. The total of a joint choice is
 Σ U + Σ T, and it is minimised exactly:
 
-1. An incumbent: coordinate descent over the tables from each part's own best.
+1. An incumbent: coordinate descent from each part's own best. When a part has many options
+   (more than FILTER_OPTIONS), the descent runs on the candidate pairs' costs, before any table,
+   and that part's options that a bound without tables shows cannot beat the incumbent are
+   dropped first: its tables are most of the work.
 2. A lower bound from the linear-programming relaxation, by MPLP (Globerson & Jaakkola 2007):
    block-coordinate steps that move value between each table and its two parts' vectors without
    changing any joint choice's total, and raise Σ_k min(U_k) while every table stays >= 0. Totals
@@ -21,6 +24,7 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 from __future__ import annotations
 
 from itertools import chain, combinations
+from math import comb
 
 import numpy as np
 
@@ -38,8 +42,7 @@ def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], ad
     that are diagonal neighbours earn −1 (a link)."""
     candidates = [(i, j) for i in hyps for j in refs]
     short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
-    picks = np.fromiter(chain.from_iterable(combinations(range(len(long)), len(short))), dtype=np.intp)
-    picks = picks.reshape(-1, len(short))
+    picks = _combinations(len(long), len(short))
     q = np.arange(len(short))[None, :]
     if len(hyps) <= len(refs):
         index = q * len(refs) + picks  # (hyps[q], refs[pick])
@@ -51,6 +54,30 @@ def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], ad
         short_step = np.diff(np.asarray(short)) == 1
         values -= ((np.diff(long_pos, axis=1) == 1) & short_step[None, :]).sum(axis=1)
     return candidates, values, index
+
+
+def _combinations(n: int, k: int) -> np.ndarray:
+    """itertools.combinations(range(n), k) as rows of an array, in the same (lexicographic)
+    order, built as a tree a column at a time (each prefix followed by every value its next pick
+    can take), then read back from the leaves: a few numpy calls per column instead of a Python
+    step per number. (Few combinations: itertools is quicker.)"""
+    if comb(n, k) <= 256:
+        return np.fromiter(chain.from_iterable(combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
+    values = [np.arange(n - k + 1, dtype=np.intp)]  # per column: each prefix's last pick
+    parents = [None]  # per column: each prefix's prefix one shorter
+    for column in range(1, k):
+        last = values[-1]
+        counts = (n - k + column) - last  # the next pick runs over last + 1 .. n − k + column
+        offsets = np.arange(int(counts.sum()), dtype=np.intp) - np.repeat(np.cumsum(counts) - counts, counts)
+        values.append(np.repeat(last + 1, counts) + offsets)
+        parents.append(np.repeat(np.arange(len(last), dtype=np.intp), counts))
+    picks = np.empty((len(values[-1]), k), dtype=np.intp)
+    rows = np.arange(len(values[-1]), dtype=np.intp)
+    for column in range(k - 1, -1, -1):
+        picks[:, column] = values[column][rows]
+        if column:
+            rows = parents[column][rows]
+    return picks
 
 
 def listed_options(options: list[tuple[int, list[Pair]]]) -> Options:
@@ -121,26 +148,153 @@ def _tables(a: Options, others: list[Options], weight: int) -> list[np.ndarray]:
 
 def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[int], bool]:
     """The option chosen for each part, and whether the optimum was proven (False when the
-    budget, a search.Budget, ran out: the best choice found is returned)."""
+    budget, a search.Budget, ran out: the best choice found is returned).
+
+    The incumbent comes first (coordinate descent, on the candidates' costs: no table needed),
+    then the options of large parts that cannot beat it are dropped (_options_that_may_win)
+    before any table is built: a large part's tables are most of the work."""
+    start = [int(np.argmin(values)) for _, values, _ in options]
+    if all(len(values) <= FILTER_OPTIONS for _, values, _ in options):
+        return _solve_options(options, weight, start, budget)
+    best = _descend_on_pairs(options, weight, start, budget)
+    if budget.out_of_time():
+        return best, False
+    kept = _options_that_may_win(options, weight, best, budget)
+    if kept is None:
+        return _solve_options(options, weight, best, budget)
+    fewer = [(candidates, values[rows], index[rows]) for (candidates, values, index), rows in zip(options, kept)]
+    choice, proven = _solve_options(fewer, weight, [int(np.searchsorted(rows, c)) for rows, c in zip(kept, best)],
+                                    budget)
+    return [int(rows[c]) for rows, c in zip(kept, choice)], proven
+
+
+# Parts with more options than this are filtered before their tables are built. (Below it the
+# tables between the many small parts cost more than the large part's, and the filter's own
+# work does not pay: measured on the TED set's slowest segments.)
+FILTER_OPTIONS = 1000
+
+
+def _descend_on_pairs(options: list[Options], weight: int, choice: list[int], budget) -> list[int]:
+    """_descend over the whole problem, computed without tables: what option c of part k costs
+    with the others' current choices is the sum, over c's candidate pairs, of what each costs
+    against the others' chosen pairs (integers: the same totals, so the same steps)."""
+    n = len(options)
+    choice = list(choice)
+    candidates = [np.asarray(o[0], dtype=np.float64) for o in options]
+    chosen = [candidates[k][options[k][2][choice[k]]] for k in range(n)]
+    improved = n > 1
+    while improved and not budget.out_of_time():
+        improved = False
+        for k in range(n):
+            _, values, index = options[k]
+            others = np.concatenate([chosen[m] for m in range(n) if m != k])
+            each = _cost_between(candidates[k], others, weight).sum(axis=1)
+            scores = values + each[index].sum(axis=1)
+            c = int(np.argmin(scores))
+            if scores[c] < scores[choice[k]]:
+                choice[k], chosen[k], improved = c, candidates[k][index[c]], True
+    return choice
+
+
+def _options_that_may_win(options: list[Options], weight: int, best: list[int], budget) -> list[np.ndarray] | None:
+    """For each part, the options (sorted row numbers) that may still beat the incumbent ``best``
+    by 1: a large part's other options are dropped by a bound that needs no table. None when
+    nothing is dropped (or the clock ran out: the search after it stops at once).
+
+    The bound: what candidate pair e of part l costs with part m's choice is at least
+    a_lm(e) = the least, over m's options, of what e costs against that option's pairs (for a
+    large m, only the links e could make with m's candidates). Every joint choice that takes
+    option c of part k then totals at least U_k[c] + Σ_{e in c} Σ_m a_km(e) + Σ_{l != k}
+    min_d (U_l[d] + ½·Σ_{e in d} Σ_{m != k} a_lm(e)): each table between two parts other than
+    k is split in halves, one to each side."""
+    n = len(options)
+    large = [len(values) > FILTER_OPTIONS for _, values, _ in options]
+    sizes = [len(o[0]) for o in options]
+    starts = np.cumsum([0] + sizes[:-1])
+    every = np.concatenate([np.asarray(o[0], dtype=np.float64) for o in options])
+    total = len(every)
+    # The small parts' options as rows of indices into ``every``, padded with index ``total``
+    # (a column of zeros).
+    small = [m for m in range(n) if not large[m]]
+    option_starts = np.cumsum([0] + [len(options[m][1]) for m in small[:-1]])
+    width = max((options[m][2].shape[1] for m in small), default=1)
+    rows = np.full((sum(len(options[m][1]) for m in small), width), total)
+    for m, first in zip(small, option_starts):
+        index = options[m][2]
+        rows[first:first + len(index), :index.shape[1]] = index + starts[m]
+    least = np.empty((total, n))  # a_lm(e) for every candidate e (of part l) and part m
+    step = max(1, GATHER_CHUNK // (total + 1))
+    for first in range(0, total, step):  # a slice of candidates at a time (memory stays bounded)
+        if budget.out_of_time():
+            return None
+        costs = np.zeros((min(step, total - first), total + 1))
+        costs[:, :total] = _cost_between(every[first:first + step], every, weight)
+        least[first:first + step] = np.add.reduceat(np.minimum(costs[:, :total], 0), starts, axis=1)
+        if small:
+            against = _gather_sum(costs.T, rows).T  # these candidates x the small parts' options
+            least[first:first + step, small] = np.minimum.reduceat(against, option_starts, axis=1)
+    for l in range(n):
+        least[starts[l]:starts[l] + sizes[l], l] = 0
+    value = float(sum(values[c] for (_, values, _), c in zip(options, best)))
+    chosen = np.concatenate([every[starts[k] + options[k][2][best[k]]] for k in range(n)])
+    part_of = np.repeat(np.arange(n), [options[k][2].shape[1] for k in range(n)])
+    value += 0.5 * float(np.where(part_of[:, None] != part_of[None, :], _cost_between(chosen, chosen, weight), 0).sum())
+    all_parts = least.sum(axis=1)
+    kept, dropped = [], False
+    for k in range(n):
+        if not large[k]:
+            kept.append(np.arange(len(options[k][1])))
+            continue
+        halves = 0.5 * (all_parts - least[:, k])
+        rest = 0.0
+        for l in range(n):
+            if l != k:
+                _, values, index = options[l]
+                rest += float((values + halves[starts[l] + index].sum(axis=1)).min())
+        _, values, index = options[k]
+        bound = values + all_parts[starts[k] + index].sum(axis=1) + rest
+        mask = bound < value - 1 + 1e-6
+        mask[best[k]] = True
+        dropped = dropped or not mask.all()
+        kept.append(np.flatnonzero(mask))
+    return kept if dropped else None
+
+
+def _solve_options(options: list[Options], weight: int, start: list[int], budget) -> tuple[list[int], bool]:
     n = len(options)
     unary = [values.copy() for _, values, _ in options]
     table: dict[tuple[int, int], np.ndarray] = {}
     for k in range(n - 1):
         if budget.out_of_time():
-            return [int(np.argmin(u)) for u in unary], False
+            return start, False
         for m, t in zip(range(k + 1, n), _tables(options[k], options[k + 1:], weight)):
             if t.any():  # parts that cannot interact need no table
-                table[k, m] = t
-    best = _descend(unary, table, [int(np.argmin(u)) for u in unary], budget)
+                table[k, m] = _laid_out(t)
+    best = _descend(unary, table, start, budget)
     best_value = _value(unary, table, best)
     keep = _prune(unary, table, best, best_value)
     if keep is not None:  # solve the smaller problem, then map its choices back
         unary = [u[k] for u, k in zip(unary, keep)]
-        table = {(a, m): t[np.ix_(keep[a], keep[m])] for (a, m), t in table.items()}
+        table = {(a, m): _laid_out(t[np.ix_(keep[a], keep[m])]) for (a, m), t in table.items()}
         choice, proven = _solve(unary, table, [int(np.searchsorted(k, c)) for k, c in zip(keep, best)],
                                 best_value, budget)
         return [int(k[c]) for k, c in zip(keep, choice)], proven
     return _solve(unary, table, best, best_value, budget)
+
+
+# A part with more options than this has its tables reduced one at a time in _prune (numpy's
+# segmented minimum over many rows side by side is slower than one minimum per table).
+MANY_OPTIONS = 256
+
+
+def _laid_out(table: np.ndarray) -> np.ndarray:
+    """The table with its longer side contiguous in memory. The search reduces every table along
+    both axes (least over rows, least over columns); numpy reduces a tall, narrow C-ordered
+    table (a large part's options against a small part's few) row by row, 5-20 times slower than
+    the same numbers stored by columns. The values are unchanged."""
+    if table.shape[0] > table.shape[1]:
+        return np.asfortranarray(table)
+    return np.ascontiguousarray(table)
 
 
 def _prune(unary, table, best: list[int], best_value: float) -> list[np.ndarray] | None:
@@ -159,7 +313,10 @@ def _prune(unary, table, best: list[int], best_value: float) -> list[np.ndarray]
     for k in range(n):
         bound = unary[k] + (sum(lows) - lows[k])
         near = [l for l in range(n) if (k, l) in full]
-        if near:  # all of k's tables side by side: one addition, one segmented minimum
+        if near and len(unary[k]) > MANY_OPTIONS:  # table by table: each reduced along its stored order
+            for l in near:
+                bound = bound + ((full[k, l] + (u[l] - 0.5 * low[l, k])[None, :]).min(axis=1) - lows[l])
+        elif near:  # all of k's tables side by side: one addition, one segmented minimum
             joined = np.hstack([full[k, l] for l in near]) + np.concatenate([u[l] - 0.5 * low[l, k] for l in near])
             starts = np.cumsum([0] + [len(u[l]) for l in near])[:-1]
             bound = bound + (np.minimum.reduceat(joined, starts, axis=1).sum(axis=1) - sum(lows[l] for l in near))

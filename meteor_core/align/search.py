@@ -724,9 +724,16 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
         size = _option_count(part)
         if not ok or size is None or size > MAX_PART_OPTIONS:
             return sorted(p for _, pairs, _ in best for p in pairs), False
-        floor_crossings = (value + weight - 1) // weight  # value = W·crossings − links, links < W
-        options = _complete_options(part, cost) if part.complete else _matching_options(part, cost)
-        tied.append([(v, c) for v, c in options if (v + weight - 1) // weight == floor_crossings])
+        # value = W·crossings − links with links < W: an option keeps the fewest crossings
+        # exactly when its value is at most W·(those crossings).
+        ceiling = weight * ((value + weight - 1) // weight)
+        try:
+            if part.complete:
+                tied.append(_complete_options_up_to(part, cost, ceiling, budget))
+            else:
+                tied.append([(v, c) for v, c in _matching_options(part, cost) if v <= ceiling])
+        except OutOfTime:
+            return sorted(p for _, pairs, _ in best for p in pairs), False
     if _table_entries([len(t) for t in tied]) > MAX_TABLE_ENTRIES:
         return sorted(p for _, pairs, _ in best for p in pairs), False
     return _SmallSearch(parts, tied, weight, budget).run()
@@ -761,6 +768,58 @@ def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
     if part.adjacent:
         options = [(value - count_links(pairs), pairs) for value, pairs in options]
     return options
+
+
+def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> list[tuple[int, list[Pair]]]:
+    """The options of _complete_options whose value is at most ``ceiling``, in the same order,
+    without listing the others: a depth-first walk over the short side's tokens in order, each
+    taking a long-side token after the previous one's, entering a branch only when its least
+    completion (exact, from a dynamic program over the suffixes) stays under the ceiling. Every
+    branch entered ends in at least one option, so the walk costs about what it returns.
+    Raises OutOfTime when ``budget`` runs out."""
+    hyps, refs = part.hyps, part.refs
+    if len(hyps) <= len(refs):
+        short, long, table = hyps, refs, [cost.row(i, refs) for i in hyps]
+    else:
+        short, long, table = refs, hyps, [cost.col(j, hyps) for j in refs]
+    k, n = len(short), len(long)
+    # linked[q][p]: short tokens q − 1, q on long tokens p − 1, p are diagonal neighbours (−1).
+    linked = [[part.adjacent and q > 0 and p > 0 and short[q] - short[q - 1] == 1 and long[p] - long[p - 1] == 1
+               for p in range(n)] for q in range(k)]
+    inf = float("inf")
+    # least[q][p]: the least value of short tokens q.. with token q on long token p (its own
+    # links with earlier tokens not counted).
+    least = [[inf] * n for _ in range(k)]
+    least[k - 1] = list(table[k - 1])
+    for q in range(k - 2, -1, -1):
+        after, row, out = least[q + 1], table[q], least[q]
+        later = inf  # min of after[p2] over p2 > p + 1
+        for p in range(n - 2, -1, -1):
+            if p + 2 < n:
+                later = min(later, after[p + 2])
+            out[p] = row[p] + min(later, after[p + 1] - linked[q + 1][p + 1])
+    found: list[tuple[int, list[Pair]]] = []
+    picks: list[int] = []
+
+    def walk(q: int, start: int, so_far: int) -> None:
+        if budget.out_of_time():
+            raise OutOfTime
+        row, bound, link = table[q], least[q], linked[q]
+        for p in range(start, n - (k - q) + 1):
+            gain = link[p] and picks[-1] == p - 1
+            if so_far - gain + bound[p] > ceiling:
+                continue
+            picks.append(p)
+            if q == k - 1:
+                found.append((so_far - gain + row[p], picks[:]))
+            else:
+                walk(q + 1, p + 1, so_far - gain + row[p])
+            picks.pop()
+
+    walk(0, 0, 0)
+    if len(hyps) <= len(refs):
+        return [(value, list(zip(hyps, map(refs.__getitem__, pick)))) for value, pick in found]
+    return [(value, list(zip(map(hyps.__getitem__, pick), refs))) for value, pick in found]
 
 
 def _between(a: list[Pair], b: list[Pair], weight: int) -> int:

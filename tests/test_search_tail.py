@@ -1,0 +1,257 @@
+"""The exact stage search on the shapes that used to make meteor2005's slow tail (a word repeated
+many times on one side), checked against exhaustive choice."""
+import itertools
+import random
+
+import pytest
+
+from meteor_core.align import search
+from meteor_core.align.search import Budget, count_crossings, count_links
+
+
+def _random_part_and_cost(rng):
+    hyps = sorted(rng.sample(range(16), rng.randint(1, 8)))
+    refs = sorted(rng.sample(range(16), rng.randint(1, 8)))
+    free_h = [i for i in range(16) if i not in hyps]
+    free_r = [j for j in range(16) if j not in refs]
+    n_fixed = rng.randint(0, min(len(free_h), len(free_r), 6))
+    fixed = list(zip(rng.sample(free_h, n_fixed), rng.sample(free_r, n_fixed)))
+    return search.Part(hyps, refs), search.StageCost(fixed, 40)
+
+
+def test_complete_options_up_to_a_ceiling_are_the_listed_ones_in_order():
+    """The walk that lists only the options under a ceiling returns exactly the options (values
+    and pairs) that listing them all and filtering keeps, in the same order (the tie-break of
+    the search that follows depends on it)."""
+    rng = random.Random(21)
+    compared = 0
+    for _ in range(1500):
+        part, cost = _random_part_and_cost(rng)
+        every = search._complete_options(part, cost)
+        values = sorted({value for value, _ in every})
+        for ceiling in [values[0] - 1] + values[:3] + [values[-1]]:
+            got = search._complete_options_up_to(part, cost, ceiling, Budget.for_seconds(5))
+            assert got == [(value, pairs) for value, pairs in every if value <= ceiling]
+            compared += 1
+    assert compared > 5000
+
+
+def test_complete_options_up_to_stops_when_the_budget_is_spent():
+    part = search.Part(list(range(0, 40, 2)), list(range(1, 24, 2)))
+    cost = search.StageCost([], 50)
+    budget = Budget.for_seconds(0)
+    budget.exhausted = True
+    with pytest.raises(search.OutOfTime):
+        search._complete_options_up_to(part, cost, 10**6, budget)
+
+
+def _exhaustive(classes, fixed):
+    """Least (added crossings, −added links) over every combination of in-order choices."""
+    per_class = []
+    for hyps, refs in classes:
+        if len(hyps) >= len(refs):
+            per_class.append([list(zip(pick, refs)) for pick in itertools.combinations(hyps, len(refs))])
+        else:
+            per_class.append([list(zip(hyps, pick)) for pick in itertools.combinations(refs, len(hyps))])
+    best = None
+    for combo in itertools.product(*per_class):
+        pairs = [p for ps in combo for p in ps] + fixed
+        key = (count_crossings(pairs), -count_links(pairs))
+        best = key if best is None or key < best else best
+    return best
+
+
+def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
+    """Sentences with one word (a quote mark, a comma) many times on one side and a few times on
+    the other, whose parts' own best choices cross nothing: only links between the parts can
+    still improve. The search lists only the choices that keep the fewest crossings (never
+    every pairing of the large word), and finds the exhaustive optimum."""
+    calls = {"best_links": 0, "inside": False}
+    real_best_links, real_complete_options = search._best_links, search._complete_options
+
+    def counting(*args):
+        calls["best_links"] += 1
+        calls["inside"] = True
+        try:
+            return real_best_links(*args)
+        finally:
+            calls["inside"] = False
+
+    def complete_options(*args):
+        assert not calls["inside"], "every option of a complete part listed to find the tied ones"
+        return real_complete_options(*args)
+
+    monkeypatch.setattr(search, "_best_links", counting)
+    monkeypatch.setattr(search, "_complete_options", complete_options)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(3000):
+        hw = [rng.choice('""abcx') for _ in range(rng.randint(8, 14))]
+        rw = [rng.choice('"abcy') for _ in range(rng.randint(5, 10))]
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 2 or sum(len(h) * len(r) > 12 for h, r in open_classes) > 1:
+            continue  # one large part at most: the exhaustive choice stays small
+        before = calls["best_links"]
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        if calls["best_links"] == before:
+            continue  # another path (parts that cross): tests/test_core.py covers those
+        assert proven
+        new = [p for p in pairs if p not in set(forced)]
+        assert (count_crossings(pairs), -count_links(pairs)) == _exhaustive(open_classes, forced), (hw, rw)
+        assert len(new) == sum(min(len(h), len(r)) for h, r in open_classes)
+        checked += 1
+    assert checked > 80
+
+
+def _random_group(rng):
+    """A stage's open classes from random sentences, as the numpy search gets them: every part's
+    options (arrays) with their values against the forced pairs, and W."""
+    from meteor_core.align import pairwise
+
+    hw = [rng.choice("aabbcdx") for _ in range(rng.randint(6, 12))]
+    rw = [rng.choice("aabbcdy") for _ in range(rng.randint(6, 12))]
+    forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+    parts = [search.Part(hyps, refs) for hyps, refs in open_classes]
+    weight = len(forced) + sum(len(p.hyps) for p in parts) + 1
+    cost = search.StageCost(forced, weight)
+    options = [pairwise.complete_options(p.hyps, p.refs, [cost.row(i, p.refs) for i in p.hyps], p.adjacent)
+               for p in parts]
+    return options, weight
+
+
+def _every_total(options, weight):
+    """Each joint choice (one option per part) with its total: values plus every two parts'
+    table entry."""
+    from meteor_core.align import pairwise
+
+    n = len(options)
+    tables = {(k, m): pairwise._table(options[k], options[m], weight) for k in range(n) for m in range(k + 1, n)}
+    for choice in itertools.product(*[range(len(o[1])) for o in options]):
+        yield choice, (sum(o[1][c] for o, c in zip(options, choice))
+                       + sum(t[choice[k], choice[m]] for (k, m), t in tables.items()))
+
+
+def test_descent_without_tables_takes_the_same_steps():
+    """Coordinate descent on the candidates' costs ends where descent over the tables does (the
+    same incumbent, so the same search after it)."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    rng = random.Random(8)
+    compared = 0
+    for _ in range(400):
+        options, weight = _random_group(rng)
+        if len(options) < 2:
+            continue
+        n = len(options)
+        unary = [o[1].copy() for o in options]
+        tables = {(k, m): pairwise._table(options[k], options[m], weight) for k in range(n) for m in range(k + 1, n)}
+        start = [int(np.argmin(u)) for u in unary]
+        assert pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5)) == \
+            pairwise._descend(unary, tables, start, Budget.for_seconds(5))
+        compared += 1
+    assert compared > 200
+
+
+def test_options_dropped_before_the_tables_cannot_beat_the_incumbent(monkeypatch):
+    """The filter that runs before a large part's tables are built drops only options that no
+    joint choice beating the incumbent takes (checked over every joint choice), and the search
+    after it still finds the exhaustive optimum."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    monkeypatch.setattr(pairwise, "FILTER_OPTIONS", 2)  # small parts count as large here
+    rng = random.Random(9)
+    checked = dropped = 0
+    for _ in range(600):
+        options, weight = _random_group(rng)
+        sizes = [len(o[1]) for o in options]
+        if len(options) < 2 or max(sizes) <= 2 or np.prod(sizes) > 3000:
+            continue
+        totals = list(_every_total(options, weight))
+        least = min(total for _, total in totals)
+        start = [int(np.argmin(o[1])) for o in options]
+        incumbent = pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5))
+        value = dict(totals)[tuple(incumbent)]
+        kept = pairwise._options_that_may_win(options, weight, incumbent, Budget.for_seconds(5))
+        if kept is not None:
+            for choice, total in totals:
+                if total <= value - 1:  # beats the incumbent: every option of it is kept
+                    assert all(c in set(rows.tolist()) for c, rows in zip(choice, kept))
+            dropped += sum(len(o[1]) - len(rows) for o, rows in zip(options, kept))
+        choice, proven = pairwise.solve_pairwise(options, weight, Budget.for_seconds(5))
+        assert proven and dict(totals)[tuple(choice)] == least
+        checked += 1
+    assert checked > 250 and dropped > 1000
+
+
+def test_a_spent_budget_stops_the_filtered_search(monkeypatch):
+    """With the clock already out, the search that filters a large part's options answers at
+    once with a valid choice, marked as not proven."""
+    from meteor_core.align import pairwise
+
+    monkeypatch.setattr(pairwise, "FILTER_OPTIONS", 2)
+    rng = random.Random(10)
+    answered = 0
+    for _ in range(200):
+        options, weight = _random_group(rng)
+        if len(options) < 2 or max(len(o[1]) for o in options) <= 2:
+            continue
+        budget = Budget.for_seconds(5)
+        budget.exhausted = True
+        choice, proven = pairwise.solve_pairwise(options, weight, budget)
+        assert proven is False
+        assert all(0 <= c < len(o[1]) for o, c in zip(options, choice))
+        answered += 1
+    assert answered > 50
+
+
+def test_tables_laid_out_by_their_longer_side_and_pruned_either_way(monkeypatch):
+    """A table is stored with its longer side contiguous (same numbers), and _prune keeps the
+    same options whether a part's tables are reduced one by one (many options) or side by side."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    tall = np.arange(40.0).reshape(20, 2)
+    assert pairwise._laid_out(tall).flags["F_CONTIGUOUS"] and (pairwise._laid_out(tall) == tall).all()
+    assert pairwise._laid_out(tall.T).flags["C_CONTIGUOUS"] and (pairwise._laid_out(tall.T) == tall.T).all()
+    rng = random.Random(12)
+    compared = pruned = 0
+    for _ in range(300):
+        options, weight = _random_group(rng)
+        n = len(options)
+        if n < 2:
+            continue
+        unary = [o[1].copy() for o in options]
+        tables = {(k, m): pairwise._laid_out(pairwise._table(options[k], options[m], weight))
+                  for k in range(n) for m in range(k + 1, n)}
+        tables = {km: t for km, t in tables.items() if t.any()}
+        best = pairwise._descend(unary, tables, [int(np.argmin(u)) for u in unary], Budget.for_seconds(5))
+        value = pairwise._value(unary, tables, best)
+        monkeypatch.setattr(pairwise, "MANY_OPTIONS", 0)
+        one_by_one = pairwise._prune(unary, tables, best, value)
+        monkeypatch.setattr(pairwise, "MANY_OPTIONS", 10**9)
+        side_by_side = pairwise._prune(unary, tables, best, value)
+        assert (one_by_one is None) == (side_by_side is None)
+        if one_by_one is not None:
+            assert all((a == b).all() for a, b in zip(one_by_one, side_by_side))
+            pruned += 1
+        compared += 1
+    assert compared > 150 and pruned > 50
+
+
+def test_combinations_as_an_array_follow_itertools():
+    """A complete part's monotone pairings, listed by numpy, come in itertools' order (the
+    search's tie-break follows the order of the options)."""
+    import numpy as np
+
+    from meteor_core.align.pairwise import _combinations
+
+    for n in range(1, 17):
+        for k in range(1, n + 1):
+            want = np.array(list(itertools.combinations(range(n), k))).reshape(-1, k)
+            got = _combinations(n, k)
+            assert got.shape == want.shape and (got == want).all(), (n, k)
