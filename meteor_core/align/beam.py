@@ -47,19 +47,25 @@ _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
-# The jar's ranking (more coverage, then fewer chunks, then less distance) as one int key:
-# -coverage * _COVER + chunks * _CHUNK + distance (distance < 2**40 and chunks < 2**13 for
-# sentences of up to MAX_SEGMENT_TOKENS words). Candidates carry their coverage gain * _COVER.
-_CHUNK = 1 << 40
-_COVER = 1 << 53
 _KEY = itemgetter(0)
-_GAIN = itemgetter(3)  # a candidate's coverage gain (in key units)
-_NO_BAR = 1 << 200  # above every key
+_GAIN = itemgetter(3)  # a candidate's coverage gain
 _START = (0, -1, 0, None, 0, None)
 
 
 def _phrase_gain(n_h: int, n_r: int) -> int:
-    return (n_h // 2 + n_r // 2) * _COVER  # int(c + n * 0.5) on each side, c an int
+    return n_h // 2 + n_r // 2  # int(c + n * 0.5) on each side, c an int
+
+
+def _key_units(per_ref: list[tuple], n_hyp: int) -> tuple[int, int]:
+    """The jar's ranking (more coverage, then fewer chunks, then less distance) as one int key:
+    -coverage * cover + chunks * chunk + distance. A path's distance sums |ref position - hyp
+    position| over matches tried, each at most once, so it stays below ``chunk``; its chunks,
+    at most one a reference position, stay below ``cover // chunk``. Units this small keep the
+    keys below 2**30 (all but 2 of the 2,400 TED pairs, 100+ words), where CPython's int
+    arithmetic, comparisons and sorts take their one-digit fast paths: fixed units of 2**40 and
+    2**53 made every key a multi-digit int, and the aligner 12% slower (instructions)."""
+    chunk = sum(map(len, per_ref)) * max(len(per_ref), n_hyp) + 1
+    return chunk, (len(per_ref) + 2) * chunk
 
 
 class _Singles(list):
@@ -70,7 +76,7 @@ class _Singles(list):
         self.stage = stage
 
     def upto(self, n: int) -> "_Singles":
-        gain, stage = _ONE_WORD_GAIN[self.stage] * _COVER, self.stage
+        gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
         self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
         return self
 
@@ -81,8 +87,8 @@ _SINGLES = {stage: _Singles(stage) for stage in _ONE_WORD_GAIN}
 def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
                 table: jar_resources.ParaphraseTable | None) -> tuple[list[tuple], list]:
     """Per reference position, the matches starting there, in the jar's order: module by module,
-    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain *
-    _COVER, stage index, hyp words as bits). Positions holding the same word share one tuple.
+    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
+    stage index, hyp words as bits). Positions holding the same word share one tuple.
     Also the fixed matches (see _fixed_matches)."""
     n = len(hyp)
     at: dict[str, list[int]] = {}  # hyp word -> its positions
@@ -212,22 +218,23 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     if budget is not None:
         budget.extend(time.perf_counter() - loading)
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
-    best, complete = _search(per_ref, fixed, budget)
+    best, complete = _search(per_ref, fixed, budget, len(hyp))
     if not complete and budget is not None:
         budget.exhausted = True
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
 
 
-def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
     alignment it grew from or None, ref position its last phrase ends at, (ref position,
     candidate) of the match it took or None): the chosen matches are read back along the chain.
-    key + base = -coverage * _COVER + chunks * _CHUNK + distance orders them as the jar's
+    key + base = -coverage * cover + chunks * chunk + distance orders them as the jar's
     comparator. After a fixed match every path has the same last end: while that lasts
     ("uniform"), fixed matches and empty positions change every key alike, so they only move
     ``base`` and the common last end, and the order (hence the jar's sort) stays as it is."""
+    chunk, cover = _key_units(per_ref, n_hyp)
     paths = [_START]
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
@@ -240,10 +247,10 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
                 continue
             if match is not None:
                 i, nh, nr, gain = match[:4]
-                base += (j - i if j >= i else i - j) - gain + (_CHUNK if common_last != -1 and common_last != i else 0)
+                base += (j - i if j >= i else i - j) - gain * cover + (chunk if common_last != -1 and common_last != i else 0)
                 common_last, common_busy = i + nh, j + nr
             elif common_last != -1:
-                base += _CHUNK
+                base += chunk
                 common_last = -1
             continue
         if not cands and all(path[1] == -1 or path[4] > j for path in paths):
@@ -256,28 +263,29 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
             cut = budget.out_of_time()
             wall_deadline = budget.wall_deadline
         if cut:
-            return _finish_greedily(_actual(paths[0], base, uniform, common_last, common_busy), per_ref, fixed, j), False
+            path = _actual(paths[0], base, uniform, common_last, common_busy)
+            return _finish_greedily(path, per_ref, fixed, j, chunk, cover), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
             i, nh, nr, gain = match[:4]
-            base += (j - i if j >= i else i - j) - gain  # the same for every path
-            paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
+            base += (j - i if j >= i else i - j) - gain * cover  # the same for every path
+            paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
             uniform, common_last, common_busy = True, i + nh, j + nr
             continue
         if not cands:  # close the open chunks
-            paths = [(path[0] + _CHUNK, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
+            paths = [(path[0] + chunk, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
             uniform = all(path[4] <= j for path in paths)
             common_last, common_busy = -1, j
             continue
-        steps = [(cand[0], cand[0] + cand[1], cand[3], cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
+        steps = [(cand[0], cand[0] + cand[1], cand[3] * cover, cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
         # The next step keeps the best BEAM_SIZE of what this one makes (a stable sort: on equal
         # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
         # whose key is above it can only be cut: it is not made. Parents come best first, and
         # nothing grown from a parent beats its key minus the largest gain here.
-        most = max(map(_GAIN, cands))
+        most = max(map(_GAIN, cands)) * cover
         single = len(steps) == 1
         if single:
             i, end, gain, bits, after, d, taken = steps[0]
-        bar, recount = _NO_BAR, BEAM_SIZE
+        bar, recount = cover, BEAM_SIZE  # every key is below cover
         nxt = []
         add = nxt.append
         for path in paths:
@@ -292,7 +300,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
             if busy > j:  # inside a phrase matched earlier
                 add((key, last, used, path, busy, None))
                 continue
-            opened = key + _CHUNK if last != -1 else key
+            opened = key + chunk if last != -1 else key
             if single:  # (most positions have one candidate: no inner loop)
                 if not used & bits:
                     child = (key if i == last else opened) - gain
@@ -317,7 +325,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
     paths.sort(key=_KEY)  # the jar's last step: sort, keep the beam, close the open chunks, sort again
     del paths[BEAM_SIZE:]
     paths = [_actual(path, base, uniform, common_last, common_busy) for path in paths]
-    paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 else path for path in paths]
+    paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 else path for path in paths]
     paths.sort(key=_KEY)
     return paths[0], True
 
@@ -330,7 +338,7 @@ def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy
     return key + base, last, used, parent, busy, taken
 
 
-def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int) -> tuple:
+def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int, chunk: int, cover: int) -> tuple:
     """Past the deadline: extend one partial alignment to the end, at each position taking a
     free candidate that adds the most coverage (the one continuing the chunk if there is one,
     else the first). Linear in the sentence length for one-word candidates, however many."""
@@ -357,15 +365,15 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int)
                     best = _SINGLES[stage][i]
                 break
         if best is None:
-            key += _CHUNK if last != -1 else 0
+            key += chunk if last != -1 else 0
             last = -1
             continue
         i, nh, nr, gain, _, bits = best
-        key += (_CHUNK if last != -1 and last != i else 0) + abs(j - i) - gain
+        key += (chunk if last != -1 and last != i else 0) + abs(j - i) - gain * cover
         last, used, busy = i + nh, used | bits, j + nr
         if fixed[j] is None:
             path = (key, last, used, path, busy, (j, best))
-    return key + (_CHUNK if last != -1 else 0), last, used, path, busy, None
+    return key + (chunk if last != -1 else 0), last, used, path, busy, None
 
 
 def _gain_groups(cands: tuple) -> list[tuple[int, int, int]]:
