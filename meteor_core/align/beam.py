@@ -28,7 +28,6 @@ jar's search", not a proof of optimality.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from itertools import chain
 from operator import itemgetter
 
@@ -102,24 +101,33 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
             at_stem.setdefault(stem(w), []).append(w)
     if use_synonym:
         synsets = resources.synonym_sets(config.synonym_source)
-        word_sets = [(w, synsets(w)) for w in at]
-        word_sets = [(w, theirs) for w, theirs in word_sets if theirs]
-        anywhere = frozenset().union(*[theirs for _, theirs in word_sets])
+        word_sets = []  # (hyp word, its synsets) for the hyp words that have any
+        anywhere: set = set()  # synsets of some hyp word
+        shared: set = set()  # synsets of two or more: a hyp word has a synonym elsewhere in hyp
+        for w in at:
+            theirs = synsets(w)
+            if theirs:
+                word_sets.append((w, theirs))
+                shared |= anywhere & theirs
+                anywhere |= theirs
     exact, stemmed, synonym = (_SINGLES[s].upto(n) for s in (_EXACT, _STEM, _SYNONYM))
     per_word: dict[str, tuple] = {}
+    repeats: dict[str, int] = {}  # reference word -> its occurrences after the first
     for r in ref:
         if r in per_word:
+            repeats[r] = repeats.get(r, 0) + 1
             continue
         found: list = []
         if use_exact and r in at:
             found += [exact[i] for i in at[r]]
         if use_stem:
             same = at_stem.get(stem(r))
-            if same:
+            if same and (len(same) > 1 or same[0] != r):  # (often only r itself, an exact match)
                 found += [stemmed[i] for i in _positions(at, [w for w in same if w != r])]
         if use_synonym:
             mine = synsets(r)
-            if mine and not mine.isdisjoint(anywhere):
+            # a word of the hypothesis shares its synsets with itself: only another one counts
+            if mine and not mine.isdisjoint(shared if r in at else anywhere):
                 related = [w for w, theirs in word_sets if w != r and not mine.isdisjoint(theirs)]
                 found += [synonym[i] for i in _positions(at, related)]
         per_word[r] = tuple(found)
@@ -129,11 +137,11 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         return per_ref, _fixed_matches(per_ref, n)
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
-    counts = Counter(ref)
     hyp_cover = [0] * n
     for r, cands in per_word.items():
+        times = repeats.get(r, 0) + 1
         for cand in cands:
-            hyp_cover[cand[0]] += counts[r]
+            hyp_cover[cand[0]] += times
     return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
 
 
