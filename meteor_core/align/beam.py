@@ -48,6 +48,7 @@ _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
 _KEY = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
+_BUSY = itemgetter(4)  # the ref position a path's last phrase ends at
 _START = (0, -1, 0, None, 0, None)
 
 
@@ -281,7 +282,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
             continue
         if not cands:  # close the open chunks
             paths = [(path[0] + chunk, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
-            uniform = all(path[4] <= j for path in paths)
+            uniform = max(map(_BUSY, paths)) <= j
             common_last, common_busy = -1, j
             continue
         steps = [(cand[0], cand[0] + cand[1], cand[3] * cover, cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
@@ -308,10 +309,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
             if busy > j:  # inside a phrase matched earlier
                 add((key, last, used, path, busy, None))
                 continue
+            # The key of a path that does not continue the chunk (one opened closes), with the
+            # distances added so far; a match at ``last`` continues it: one chunk less.
             opened = key + chunk if last != -1 else key
             if single:  # (most positions have one candidate: no inner loop)
                 if not used & bits:
-                    child = (key if i == last else opened) - gain
+                    child = (opened - chunk if i == last else opened) - gain
                     if child <= bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
@@ -319,23 +322,24 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
                 for i, end, gain, bits, after, d, taken in steps:
                     if used & bits:
                         continue
-                    child = (key if i == last else opened) - gain
+                    child = (opened - chunk if i == last else opened) - gain
                     if child <= bar:
                         add((child, end, used | bits, path, after, taken))
-                    key += d  # the jar adds the distance to the parent (Aligner.java)
-                    opened += d
+                    opened += d  # the jar adds the distance to the parent (Aligner.java)
             if opened == path[0] and path[1] == last == -1 and path[4] == busy:
                 add(path)  # no distance added, no chunk open: the skip is the path itself
             elif opened <= bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
         uniform = False
-    paths.sort(key=_KEY)  # the jar's last step: sort, keep the beam, close the open chunks, sort again
-    del paths[BEAM_SIZE:]
-    paths = [_actual(path, base, uniform, common_last, common_busy) for path in paths]
-    paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 else path for path in paths]
+    # The jar's last step: sort, keep the beam, close the open chunks, sort again and take the
+    # first; min() gives the first of equal keys, as the stable sort would.
     paths.sort(key=_KEY)
-    return paths[0], True
+    del paths[BEAM_SIZE:]
+    if not uniform:  # (uniform: every path closes the same chunk, the order stays)
+        paths = [min(paths, key=lambda path: path[0] + chunk if path[1] != -1 else path[0])]
+    best = _actual(paths[0], base, uniform, common_last, common_busy)
+    return (best[0] + chunk,) + best[1:] if best[1] != -1 else best, True
 
 
 def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy: int) -> tuple:
