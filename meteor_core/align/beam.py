@@ -76,8 +76,9 @@ class _Singles(list):
         self.stage = stage
 
     def upto(self, n: int) -> "_Singles":
-        gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
-        self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
+        if len(self) < n:
+            gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
+            self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
         return self
 
 
@@ -407,14 +408,14 @@ def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: M
     stem = resources.stemmer(config.stemmer) if "stem" in config.stages else None
     out = []
     for j, (i, nh, nr, _, stage, _) in chosen:
-        out.append((i, j, STAGES[stage], _via(stage, hyp, ref, i, j, nh, nr, stem, config), nh, nr))
+        via = hyp[i] if stage == _EXACT else _via(stage, hyp, ref, i, j, nh, nr, stem, config)
+        out.append((i, j, STAGES[stage], via, nh, nr))
     out.sort()
     return tuple(out)
 
 
 def _via(stage: int, hyp, ref, i: int, j: int, nh: int, nr: int, stem, config: MeteorConfig) -> str:
-    if stage == _EXACT:
-        return hyp[i]
+    """What links a match that is not exact (an exact one: the word itself)."""
     if stage == _STEM:
         return stem(hyp[i])
     if stage == _SYNONYM:
