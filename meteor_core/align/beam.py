@@ -327,7 +327,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
                     if child <= bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
-            if opened == path[0] and path[1] == last == -1 and path[4] == busy:
+            if opened == key and path[1] == last and path[4] == busy:  # (opened == key: last is -1)
                 add(path)  # no distance added, no chunk open: the skip is the path itself
             elif opened <= bar:
                 add((opened, -1, used, path, busy, None))
