@@ -222,18 +222,18 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     if config.scoring != "meteor1x":
         return MeteorStats(len(matches), len(hyp), len(ref), chunks)
     fw = resources.function_words(config.function_words)
-    counts = {key: [0] * len(STAGES) for key in ("hc", "hf", "rc", "rf")}
+    hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
     for i, j, stage, _, hyp_length, ref_length in matches:
         s = STAGES.index(stage)
-        for k in range(i, i + hyp_length):  # one word, or a paraphrase's phrase
-            counts["hf" if hyp[k] in fw else "hc"][s] += 1
-        for k in range(j, j + ref_length):
-            counts["rf" if ref[k] in fw else "rc"][s] += 1
+        for word in hyp[i:i + hyp_length]:  # one word, or a paraphrase's phrase
+            (hf if word in fw else hc)[s] += 1
+        for word in ref[j:j + ref_length]:
+            (rf if word in fw else rc)[s] += 1
     return MeteorStats(
         len(matches), len(hyp), len(ref), chunks,
-        hyp_function=sum(t in fw for t in hyp), ref_function=sum(t in fw for t in ref),
-        hyp_content_matches=tuple(counts["hc"]), hyp_function_matches=tuple(counts["hf"]),
-        ref_content_matches=tuple(counts["rc"]), ref_function_matches=tuple(counts["rf"]),
+        hyp_function=sum(map(fw.__contains__, hyp)), ref_function=sum(map(fw.__contains__, ref)),
+        hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
+        ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
     )
 
 

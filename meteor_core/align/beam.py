@@ -28,7 +28,6 @@ jar's search", not a proof of optimality.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from itertools import chain
 from operator import itemgetter
 
@@ -47,19 +46,26 @@ _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
-# The jar's ranking (more coverage, then fewer chunks, then less distance) as one int key:
-# -coverage * _COVER + chunks * _CHUNK + distance (distance < 2**40 and chunks < 2**13 for
-# sentences of up to MAX_SEGMENT_TOKENS words). Candidates carry their coverage gain * _COVER.
-_CHUNK = 1 << 40
-_COVER = 1 << 53
 _KEY = itemgetter(0)
-_GAIN = itemgetter(3)  # a candidate's coverage gain (in key units)
-_NO_BAR = 1 << 200  # above every key
+_GAIN = itemgetter(3)  # a candidate's coverage gain
+_BUSY = itemgetter(4)  # the ref position a path's last phrase ends at
 _START = (0, -1, 0, None, 0, None)
 
 
 def _phrase_gain(n_h: int, n_r: int) -> int:
-    return (n_h // 2 + n_r // 2) * _COVER  # int(c + n * 0.5) on each side, c an int
+    return n_h // 2 + n_r // 2  # int(c + n * 0.5) on each side, c an int
+
+
+def _key_units(per_ref: list[tuple], n_hyp: int) -> tuple[int, int]:
+    """The jar's ranking (more coverage, then fewer chunks, then less distance) as one int key:
+    -coverage * cover + chunks * chunk + distance. A path's distance sums |ref position - hyp
+    position| over matches tried, each at most once, so it stays below ``chunk``; its chunks,
+    at most one a reference position, stay below ``cover // chunk``. Units this small keep the
+    keys below 2**30 (all but 2 of the 2,400 TED pairs, 100+ words), where CPython's int
+    arithmetic, comparisons and sorts take their one-digit fast paths: fixed units of 2**40 and
+    2**53 made every key a multi-digit int, and the aligner 12% slower (instructions)."""
+    chunk = sum(map(len, per_ref)) * max(len(per_ref), n_hyp) + 1
+    return chunk, (len(per_ref) + 2) * chunk
 
 
 class _Singles(list):
@@ -70,8 +76,9 @@ class _Singles(list):
         self.stage = stage
 
     def upto(self, n: int) -> "_Singles":
-        gain, stage = _ONE_WORD_GAIN[self.stage] * _COVER, self.stage
-        self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
+        if len(self) < n:
+            gain, stage = _ONE_WORD_GAIN[self.stage], self.stage
+            self.extend((i, 1, 1, gain, stage, 1 << i) for i in range(len(self), n))
         return self
 
 
@@ -81,8 +88,8 @@ _SINGLES = {stage: _Singles(stage) for stage in _ONE_WORD_GAIN}
 def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
                 table: jar_resources.ParaphraseTable | None) -> tuple[list[tuple], list]:
     """Per reference position, the matches starting there, in the jar's order: module by module,
-    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain *
-    _COVER, stage index, hyp words as bits). Positions holding the same word share one tuple.
+    candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
+    stage index, hyp words as bits). Positions holding the same word share one tuple.
     Also the fixed matches (see _fixed_matches)."""
     n = len(hyp)
     at: dict[str, list[int]] = {}  # hyp word -> its positions
@@ -96,24 +103,33 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
             at_stem.setdefault(stem(w), []).append(w)
     if use_synonym:
         synsets = resources.synonym_sets(config.synonym_source)
-        word_sets = [(w, synsets(w)) for w in at]
-        word_sets = [(w, theirs) for w, theirs in word_sets if theirs]
-        anywhere = frozenset().union(*[theirs for _, theirs in word_sets])
+        word_sets = []  # (hyp word, its synsets) for the hyp words that have any
+        anywhere: set = set()  # synsets of some hyp word
+        shared: set = set()  # synsets of two or more: a hyp word has a synonym elsewhere in hyp
+        for w in at:
+            theirs = synsets(w)
+            if theirs:
+                word_sets.append((w, theirs))
+                shared |= anywhere & theirs
+                anywhere |= theirs
     exact, stemmed, synonym = (_SINGLES[s].upto(n) for s in (_EXACT, _STEM, _SYNONYM))
     per_word: dict[str, tuple] = {}
+    repeats: dict[str, int] = {}  # reference word -> its occurrences after the first
     for r in ref:
         if r in per_word:
+            repeats[r] = repeats.get(r, 0) + 1
             continue
         found: list = []
         if use_exact and r in at:
             found += [exact[i] for i in at[r]]
         if use_stem:
             same = at_stem.get(stem(r))
-            if same:
+            if same and (len(same) > 1 or same[0] != r):  # (often only r itself, an exact match)
                 found += [stemmed[i] for i in _positions(at, [w for w in same if w != r])]
         if use_synonym:
             mine = synsets(r)
-            if mine and not mine.isdisjoint(anywhere):
+            # a word of the hypothesis shares its synsets with itself: only another one counts
+            if mine and not mine.isdisjoint(shared if r in at else anywhere):
                 related = [w for w, theirs in word_sets if w != r and not mine.isdisjoint(theirs)]
                 found += [synonym[i] for i in _positions(at, related)]
         per_word[r] = tuple(found)
@@ -123,11 +139,11 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         return per_ref, _fixed_matches(per_ref, n)
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
-    counts = Counter(ref)
     hyp_cover = [0] * n
     for r, cands in per_word.items():
+        times = repeats.get(r, 0) + 1
         for cand in cands:
-            hyp_cover[cand[0]] += counts[r]
+            hyp_cover[cand[0]] += times
     return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
 
 
@@ -212,22 +228,23 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     if budget is not None:
         budget.extend(time.perf_counter() - loading)
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
-    best, complete = _search(per_ref, fixed, budget)
+    best, complete = _search(per_ref, fixed, budget, len(hyp))
     if not complete and budget is not None:
         budget.exhausted = True
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
 
 
-def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
     alignment it grew from or None, ref position its last phrase ends at, (ref position,
     candidate) of the match it took or None): the chosen matches are read back along the chain.
-    key + base = -coverage * _COVER + chunks * _CHUNK + distance orders them as the jar's
+    key + base = -coverage * cover + chunks * chunk + distance orders them as the jar's
     comparator. After a fixed match every path has the same last end: while that lasts
     ("uniform"), fixed matches and empty positions change every key alike, so they only move
     ``base`` and the common last end, and the order (hence the jar's sort) stays as it is."""
+    chunk, cover = _key_units(per_ref, n_hyp)
     paths = [_START]
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
@@ -240,10 +257,10 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
                 continue
             if match is not None:
                 i, nh, nr, gain = match[:4]
-                base += (j - i if j >= i else i - j) - gain + (_CHUNK if common_last != -1 and common_last != i else 0)
+                base += (j - i if j >= i else i - j) - gain * cover + (chunk if common_last != -1 and common_last != i else 0)
                 common_last, common_busy = i + nh, j + nr
             elif common_last != -1:
-                base += _CHUNK
+                base += chunk
                 common_last = -1
             continue
         if not cands and all(path[1] == -1 or path[4] > j for path in paths):
@@ -256,28 +273,29 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
             cut = budget.out_of_time()
             wall_deadline = budget.wall_deadline
         if cut:
-            return _finish_greedily(_actual(paths[0], base, uniform, common_last, common_busy), per_ref, fixed, j), False
+            path = _actual(paths[0], base, uniform, common_last, common_busy)
+            return _finish_greedily(path, per_ref, fixed, j, chunk, cover), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
             i, nh, nr, gain = match[:4]
-            base += (j - i if j >= i else i - j) - gain  # the same for every path
-            paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
+            base += (j - i if j >= i else i - j) - gain * cover  # the same for every path
+            paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
             uniform, common_last, common_busy = True, i + nh, j + nr
             continue
         if not cands:  # close the open chunks
-            paths = [(path[0] + _CHUNK, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
-            uniform = all(path[4] <= j for path in paths)
+            paths = [(path[0] + chunk, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
+            uniform = max(map(_BUSY, paths)) <= j
             common_last, common_busy = -1, j
             continue
-        steps = [(cand[0], cand[0] + cand[1], cand[3], cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
+        steps = [(cand[0], cand[0] + cand[1], cand[3] * cover, cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
         # The next step keeps the best BEAM_SIZE of what this one makes (a stable sort: on equal
         # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
         # whose key is above it can only be cut: it is not made. Parents come best first, and
         # nothing grown from a parent beats its key minus the largest gain here.
-        most = max(map(_GAIN, cands))
+        most = max(map(_GAIN, cands)) * cover
         single = len(steps) == 1
         if single:
             i, end, gain, bits, after, d, taken = steps[0]
-        bar, recount = _NO_BAR, BEAM_SIZE
+        bar, recount = cover, BEAM_SIZE  # every key is below cover
         nxt = []
         add = nxt.append
         for path in paths:
@@ -292,10 +310,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
             if busy > j:  # inside a phrase matched earlier
                 add((key, last, used, path, busy, None))
                 continue
-            opened = key + _CHUNK if last != -1 else key
+            # The key of a path that does not continue the chunk (one opened closes), with the
+            # distances added so far; a match at ``last`` continues it: one chunk less.
+            opened = key + chunk if last != -1 else key
             if single:  # (most positions have one candidate: no inner loop)
                 if not used & bits:
-                    child = (key if i == last else opened) - gain
+                    child = (opened - chunk if i == last else opened) - gain
                     if child <= bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
@@ -303,23 +323,24 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None) -> tuple[t
                 for i, end, gain, bits, after, d, taken in steps:
                     if used & bits:
                         continue
-                    child = (key if i == last else opened) - gain
+                    child = (opened - chunk if i == last else opened) - gain
                     if child <= bar:
                         add((child, end, used | bits, path, after, taken))
-                    key += d  # the jar adds the distance to the parent (Aligner.java)
-                    opened += d
-            if opened == path[0] and path[1] == last == -1 and path[4] == busy:
+                    opened += d  # the jar adds the distance to the parent (Aligner.java)
+            if opened == key and path[1] == last and path[4] == busy:  # (opened == key: last is -1)
                 add(path)  # no distance added, no chunk open: the skip is the path itself
             elif opened <= bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
         uniform = False
-    paths.sort(key=_KEY)  # the jar's last step: sort, keep the beam, close the open chunks, sort again
-    del paths[BEAM_SIZE:]
-    paths = [_actual(path, base, uniform, common_last, common_busy) for path in paths]
-    paths = [(path[0] + _CHUNK,) + path[1:] if path[1] != -1 else path for path in paths]
+    # The jar's last step: sort, keep the beam, close the open chunks, sort again and take the
+    # first; min() gives the first of equal keys, as the stable sort would.
     paths.sort(key=_KEY)
-    return paths[0], True
+    del paths[BEAM_SIZE:]
+    if not uniform:  # (uniform: every path closes the same chunk, the order stays)
+        paths = [min(paths, key=lambda path: path[0] + chunk if path[1] != -1 else path[0])]
+    best = _actual(paths[0], base, uniform, common_last, common_busy)
+    return (best[0] + chunk,) + best[1:] if best[1] != -1 else best, True
 
 
 def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy: int) -> tuple:
@@ -330,7 +351,7 @@ def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy
     return key + base, last, used, parent, busy, taken
 
 
-def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int) -> tuple:
+def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int, chunk: int, cover: int) -> tuple:
     """Past the deadline: extend one partial alignment to the end, at each position taking a
     free candidate that adds the most coverage (the one continuing the chunk if there is one,
     else the first). Linear in the sentence length for one-word candidates, however many."""
@@ -357,15 +378,15 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int)
                     best = _SINGLES[stage][i]
                 break
         if best is None:
-            key += _CHUNK if last != -1 else 0
+            key += chunk if last != -1 else 0
             last = -1
             continue
         i, nh, nr, gain, _, bits = best
-        key += (_CHUNK if last != -1 and last != i else 0) + abs(j - i) - gain
+        key += (chunk if last != -1 and last != i else 0) + abs(j - i) - gain * cover
         last, used, busy = i + nh, used | bits, j + nr
         if fixed[j] is None:
             path = (key, last, used, path, busy, (j, best))
-    return key + (_CHUNK if last != -1 else 0), last, used, path, busy, None
+    return key + (chunk if last != -1 else 0), last, used, path, busy, None
 
 
 def _gain_groups(cands: tuple) -> list[tuple[int, int, int]]:
@@ -387,14 +408,14 @@ def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: M
     stem = resources.stemmer(config.stemmer) if "stem" in config.stages else None
     out = []
     for j, (i, nh, nr, _, stage, _) in chosen:
-        out.append((i, j, STAGES[stage], _via(stage, hyp, ref, i, j, nh, nr, stem, config), nh, nr))
+        via = hyp[i] if stage == _EXACT else _via(stage, hyp, ref, i, j, nh, nr, stem, config)
+        out.append((i, j, STAGES[stage], via, nh, nr))
     out.sort()
     return tuple(out)
 
 
 def _via(stage: int, hyp, ref, i: int, j: int, nh: int, nr: int, stem, config: MeteorConfig) -> str:
-    if stage == _EXACT:
-        return hyp[i]
+    """What links a match that is not exact (an exact one: the word itself)."""
     if stage == _STEM:
         return stem(hyp[i])
     if stage == _SYNONYM:
