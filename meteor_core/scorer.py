@@ -288,10 +288,17 @@ def score_segments(
 
     Both inputs are read lazily (``references`` gives each segment's references), so with a
     consumer that keeps only what it needs, memory does not grow with the corpus. ``jobs``:
-    processes to score in (None or 0: every core); below ``parallel.MIN_PARALLEL_ITEMS``
-    segments one job in this process. The results are those of one job, in the same order.
+    processes to score in (None or 0: every core, except for the greedy aligner, see below);
+    below ``parallel.MIN_PARALLEL_ITEMS`` segments one job in this process. The results are
+    those of one job, in the same order.
     """
     config = config or MeteorConfig.meteor2005()
+    if (jobs is None or jobs == 0) and config.aligner == "greedy":
+        # The greedy aligner (nltk preset) scores a segment in ~15-50 µs, about what sending it
+        # to a worker and its result back costs: 2 processes ran at 0.89x of one on the TED set
+        # (bench/bench_parallel.py). "Every core" therefore means this process; a number asked
+        # for explicitly is still obeyed.
+        jobs = 1
     jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
     if config.uses_synonyms:
         resources.require_wordnet()  # a missing WordNet fails here, before any work

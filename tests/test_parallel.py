@@ -70,6 +70,25 @@ def _numbers(chunk):
     return [k * k for k in chunk]
 
 
+def test_every_core_means_this_process_for_the_greedy_aligner(monkeypatch):
+    """The nltk preset scores a segment faster than a worker's result comes back (2 processes:
+    0.89x of one on the TED set), so its default "every core" stays in this process; a number
+    of jobs asked for is obeyed, and the searching presets still take every core."""
+    asked = []
+    real = parallel.ordered_map
+
+    def recording(function, items, jobs=1, **options):
+        asked.append(jobs)
+        return real(function, items, jobs, **options)
+
+    monkeypatch.setattr(parallel, "ordered_map", recording)
+    refs = [[r] for r in REFS[:5]]
+    for config, jobs in ((MeteorConfig.nltk(), 0), (MeteorConfig.nltk(), None), (MeteorConfig.nltk(), 2),
+                         (STEMS, 0)):
+        assert len(list(score_segments(SYS1[:5], refs, config, jobs=jobs))) == 5
+    assert asked == [1, 1, 2, parallel.available_cores()]
+
+
 def test_small_inputs_stay_in_this_process():
     assert parallel.MIN_PARALLEL_ITEMS >= 2 * parallel.CHUNK_ITEMS
     parallel.shutdown_pools()

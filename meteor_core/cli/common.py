@@ -45,7 +45,8 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     """--jobs N: processes to score in, every core by default."""
     parser.add_argument("--jobs", type=_job_count, default=0, metavar="N",
                         help=f"processes to score in (default 0: every core, {available_cores()} here); "
-                             f"inputs under {MIN_PARALLEL_ITEMS:,} segments are scored in one")
+                             f"inputs under {MIN_PARALLEL_ITEMS:,} segments, and the nltk preset by default, "
+                             "are scored in one")
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
