@@ -18,4 +18,7 @@ def cases() -> dict[str, tuple[str, str]]:
         "1,000 tokens, 2 words, stems and synonyms": (" ".join(rng.choice(["big", "large"]) for _ in range(1000)),
                                                       " ".join(rng.choice(["bigger", "larger", "big"]) for _ in range(1000))),
         "repeated phrase": (" ".join(["the cat sat on the mat ."] * 100), " ".join(["on the mat the cat sat ."] * 90)),
+        # One word 999 times against 998, then a word that can link to it: only links decide
+        # (search._best_links), over a part whose short side is 998 tokens deep.
+        "999 x \"the\" then a link": (" ".join(["the"] * 999 + ["end", "end"]), " ".join(["the"] * 998 + ["end"])),
     }

@@ -37,6 +37,22 @@ def test_complete_options_up_to_a_ceiling_are_the_listed_ones_in_order():
     assert compared > 5000
 
 
+def test_a_part_deeper_than_the_recursion_limit_is_listed():
+    """A word 2,500 times on one side and 2,499 on the other, with links between its copies: the
+    walk goes one level per short-side token, deeper than Python's recursion limit (pure Python
+    raised RecursionError); every in-order choice keeps the fewest crossings here."""
+    n = 2500
+    hyps, refs = list(range(n)), list(range(n - 1))  # consecutive positions: every step can link
+    part, cost = search.Part(hyps, refs), search.StageCost([], 50)
+    assert part.adjacent
+    got = search._complete_options_up_to(part, cost, 0, Budget.for_seconds(60))
+    # Skipping hyp token s leaves n − 2 links when s is first or last, n − 3 otherwise.
+    assert len(got) == n
+    assert [value for value, _ in got] == [-(n - 2)] + [-(n - 3)] * (n - 2) + [-(n - 2)]
+    assert got[0][1] == list(zip(hyps[:-1], refs))  # itertools' order: the last hyp token skipped first
+    assert got[-1][1] == list(zip(hyps[1:], refs))
+
+
 def test_complete_options_up_to_stops_when_the_budget_is_spent():
     part = search.Part(list(range(0, 40, 2)), list(range(1, 24, 2)))
     cost = search.StageCost([], 50)

@@ -786,39 +786,52 @@ def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> l
         short, long, table = refs, hyps, [cost.col(j, hyps) for j in refs]
     k, n = len(short), len(long)
     # linked[q][p]: short tokens q − 1, q on long tokens p − 1, p are diagonal neighbours (−1).
-    linked = [[part.adjacent and q > 0 and p > 0 and short[q] - short[q - 1] == 1 and long[p] - long[p - 1] == 1
-               for p in range(n)] for q in range(k)]
+    # Both tables are k·n (up to a few million numbers for a word repeated ~1,000 times): the
+    # clock is checked at every row.
+    linked = []
+    for q in range(k):
+        if budget.out_of_time():
+            raise OutOfTime
+        linked.append([part.adjacent and q > 0 and p > 0 and short[q] - short[q - 1] == 1
+                       and long[p] - long[p - 1] == 1 for p in range(n)])
     inf = float("inf")
     # least[q][p]: the least value of short tokens q.. with token q on long token p (its own
     # links with earlier tokens not counted).
     least = [[inf] * n for _ in range(k)]
     least[k - 1] = list(table[k - 1])
     for q in range(k - 2, -1, -1):
+        if budget.out_of_time():
+            raise OutOfTime
         after, row, out = least[q + 1], table[q], least[q]
         later = inf  # min of after[p2] over p2 > p + 1
         for p in range(n - 2, -1, -1):
             if p + 2 < n:
                 later = min(later, after[p + 2])
             out[p] = row[p] + min(later, after[p + 1] - linked[q + 1][p + 1])
-    found: list[tuple[int, list[Pair]]] = []
-    picks: list[int] = []
-
-    def walk(q: int, start: int, so_far: int) -> None:
+    # The walk, with an explicit stack (a part can have thousands of tokens on its short side,
+    # deeper than Python's recursion limit): picks[q] is token q's long token, values[q] the
+    # value of tokens before q, resume[q] the next long token token q tries.
+    found: list[tuple[int, list[int]]] = []
+    picks, values, resume = [0] * k, [0] * k, [0] * k
+    q = 0
+    while q >= 0:
         if budget.out_of_time():
             raise OutOfTime
-        row, bound, link = table[q], least[q], linked[q]
-        for p in range(start, n - (k - q) + 1):
-            gain = link[p] and picks[-1] == p - 1
-            if so_far - gain + bound[p] > ceiling:
-                continue
-            picks.append(p)
-            if q == k - 1:
-                found.append((so_far - gain + row[p], picks[:]))
-            else:
-                walk(q + 1, p + 1, so_far - gain + row[p])
-            picks.pop()
-
-    walk(0, 0, 0)
+        row, bound, link, so_far = table[q], least[q], linked[q], values[q]
+        last, p = n - (k - q), resume[q]
+        # (link[p] is False for q = 0, so picks[q - 1] is read only for q > 0)
+        while p <= last and so_far - (link[p] and picks[q - 1] == p - 1) + bound[p] > ceiling:
+            p += 1
+        if p > last:  # every choice of token q tried: back to token q − 1
+            q -= 1
+            continue
+        picks[q], resume[q] = p, p + 1
+        value = so_far - (link[p] and picks[q - 1] == p - 1) + row[p]
+        if q == k - 1:
+            found.append((value, picks[:]))
+        else:
+            q += 1
+            values[q], resume[q] = value, p + 1
     if len(hyps) <= len(refs):
         return [(value, list(zip(hyps, map(refs.__getitem__, pick)))) for value, pick in found]
     return [(value, list(zip(map(hyps.__getitem__, pick), refs))) for value, pick in found]
