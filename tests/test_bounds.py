@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +39,31 @@ def test_adversarial_segments_are_bounded_in_time_and_memory(preset, name):
     assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MiB"
     assert 0 <= result.score <= 1 and result.matches > 0
     assert len({m.hyp_index for m in result.alignment}) == result.matches  # still one-to-one
+
+
+def test_a_huge_part_among_crossing_words_stays_within_memory():
+    """A word ~550 times on both sides crossing 100 other words: one part with ~300,000
+    candidate pairs, whose cost matrix against the other parts' candidates took 1.5 GB and
+    seconds before its size was capped. Measured in a fresh process without tracemalloc (which
+    slows allocation, so the budget ran out before that matrix was built), by the kernel's
+    high-water mark of its memory (ru_maxrss would carry the forking test process's over exec)."""
+    if not Path("/proc/self/status").is_file():
+        pytest.skip("needs Linux's /proc")
+    code = (
+        "import sys, time; sys.path.insert(0, '.')\n"
+        "from bench.adversarial import cases\n"
+        "from meteor_core import MeteorConfig, score\n"
+        "h, r = cases()['548 x \"the\" among 100 crossing words']\n"
+        "start = time.thread_time()\n"
+        "result = score(h, [r], MeteorConfig.meteor2005(stages=('exact',)))\n"
+        "peak = next(line for line in open('/proc/self/status') if line.startswith('VmHWM:')).split()[1]\n"
+        "print(time.thread_time() - start, int(peak) // 1024, result.matches)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    cpu, peak_mb, matches = out.stdout.split()
+    assert float(cpu) < BOUND and int(peak_mb) < 300, out.stdout
+    assert int(matches) == 647
 
 
 def test_a_cut_search_says_so():

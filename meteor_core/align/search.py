@@ -696,6 +696,15 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
 
     budget.extend(time.perf_counter() - start)  # importing once is not the segment's search time
 
+    # The tables are built from a matrix of what each candidate pair of one part costs against
+    # the candidates of all the others (pairwise._tables, and the descent without tables): a word
+    # repeated ~550 times on both sides has ~300,000 candidate pairs, and that matrix took 1.5 GB
+    # and seconds no clock check could stop. Its size is capped like the tables'.
+    pair_counts = [len(part.hyps) * len(part.refs) if part.complete else sum(map(len, map(part.cands.get, part.hyps)))
+                   for part in parts]
+    total_pairs = sum(pair_counts)
+    if max(count * (total_pairs - count) for count in pair_counts) > MAX_TABLE_ENTRIES:
+        return _coordinate_descent(parts, current, cost, budget), False
     arrays = []
     for part, size in zip(parts, sizes):
         if size is None or size > MAX_PART_OPTIONS:
@@ -708,9 +717,7 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
             if listed is None:
                 break
             arrays.append(pairwise.listed_options(listed))
-    candidates = sorted((len(o[0]) for o in arrays), reverse=True)[:2]
-    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES \
-            and candidates[0] * candidates[-1] <= MAX_TABLE_ENTRIES:  # the largest candidate-cost matrix
+    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES:
         choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
         return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
     return _coordinate_descent(parts, current, cost, budget), False
