@@ -67,7 +67,6 @@ def _scorer(name: str):
     config = MeteorConfig.preset(name)
     if config.uses_synonyms:  # resources load lazily; a user's run loads them once, before timing here
         resources.load_synonyms(config.synonym_source)
-    resources.load_stemmer(config.stemmer)
     resources.function_words(config.function_words)
     score("Mr. Smith left.", ["Mr. Smith left."], config)  # the tokenizer's own tables (non-breaking prefixes)
 
@@ -175,7 +174,6 @@ def adversarial(presets: list[str]) -> None:
     for preset in presets:
         config = MeteorConfig.preset(preset)
         resources.load_synonyms(config.synonym_source)
-        resources.load_stemmer(config.stemmer)
         score("Mr. Smith left.", ["Mr. Smith left."], config)
     print("\nAdversarial input (seconds a segment; 'cut' = the search (meteor2005, meteor15) hit its budget: optimal=False)")
     from bench.adversarial import cases as adversarial_cases

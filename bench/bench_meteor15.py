@@ -43,7 +43,6 @@ def worker(name: str) -> None:
         config = MeteorConfig.meteor15(**({"synonym_source": "wordnet"} if "wordnet" in name else {}))
         resources.load_synonyms(config.synonym_source)
         resources.function_words(config.function_words)
-        resources.load_stemmer(config.stemmer)
         meteor_norm("Mr. Smith.")  # the non-breaking prefixes
 
         def one(h, r):

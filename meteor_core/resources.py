@@ -62,35 +62,13 @@ class WordMemo(dict):
 MEMO_LIMIT = 500_000
 
 
-class _LazyStemmer:
-    """The named stemmer, made at its first word."""
-
-    def __init__(self, name: str):
-        self.name, self.stem = name, None
-
-    def __call__(self, word: str) -> str:
-        if self.stem is None:
-            self.stem = _make_stemmer(self.name)
-        return self.stem(word)
-
-
-def load_stemmer(name: str) -> float:
-    """Make the named stemmer now if it is not made yet; returns the seconds that took (0 when
-    it was ready), so that a search budget can leave loading out."""
-    lazy = stemmer(name).__self__.compute
-    if lazy.stem is not None:
-        return 0.0
-    start = time.perf_counter()
-    lazy.stem = _make_stemmer(name)
-    return time.perf_counter() - start
-
-
 @lru_cache(maxsize=None)
 def stemmer(name: str) -> Callable[[str], str]:
-    """A memoised stem function for the named stemmer."""
+    """A memoised stem function for the named stemmer (meteor_core's own ports: nothing to load,
+    so none is made lazily)."""
     if name not in STEMMERS:
         raise ValueError(f"unknown stemmer {name!r}")
-    return WordMemo(_LazyStemmer(name)).__getitem__
+    return WordMemo(_make_stemmer(name)).__getitem__
 
 
 @lru_cache(maxsize=1)

@@ -25,7 +25,6 @@ CASES = cases()
 def test_adversarial_segments_are_bounded_in_time_and_memory(preset, name):
     config = MeteorConfig.preset(preset)
     resources.load_wordnet()  # loading is not a segment's time
-    resources.load_stemmer(config.stemmer)
     import meteor_core.align.pairwise  # noqa: F401  (numpy, imported on first need)
 
     hyp, ref = CASES[name]

@@ -221,8 +221,6 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
     loading = time.perf_counter()  # loading a resource once is not this segment's search time
     table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
-    if "stem" in stages:
-        resources.load_stemmer(config.stemmer)
     if "synonym" in stages:
         resources.load_synonyms(config.synonym_source)
     if budget is not None:

@@ -35,7 +35,6 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             stem_h, stem_r = _may_share_stem(hyp, ref, free_h, free_r, config.stemmer)
             if not stem_h:
                 continue
-            budget.extend(resources.load_stemmer(config.stemmer))  # not the segment's search time
             keys_h = list(map(stem, map(hyp.__getitem__, stem_h)))
             keys_r = list(map(stem, map(ref.__getitem__, stem_r)))
             if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
