@@ -24,7 +24,7 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 from __future__ import annotations
 
 from itertools import chain, combinations
-from math import comb
+from math import comb, prod
 
 import numpy as np
 
@@ -272,14 +272,67 @@ def _solve_options(options: list[Options], weight: int, start: list[int], budget
                 table[k, m] = _laid_out(t)
     best = _descend(unary, table, start, budget)
     best_value = _value(unary, table, best)
-    keep = _prune(unary, table, best, best_value)
-    if keep is not None:  # solve the smaller problem, then map its choices back
+    rows = [np.arange(len(u)) for u in unary]  # the original options the smaller problem keeps
+    # Pruning again on the smaller tables can drop more (each part's bound is taken over fewer
+    # options of its neighbours): repeated while it drops anything, until few enough joint
+    # choices are left to try them all.
+    while prod(len(u) for u in unary) > EVERY_CHOICE and not budget.out_of_time():
+        keep = _prune(unary, table, best, best_value)
+        if keep is None:
+            break
         unary = [u[k] for u, k in zip(unary, keep)]
         table = {(a, m): _laid_out(t[np.ix_(keep[a], keep[m])]) for (a, m), t in table.items()}
-        choice, proven = _solve(unary, table, [int(np.searchsorted(k, c)) for k, c in zip(keep, best)],
-                                best_value, budget)
-        return [int(k[c]) for k, c in zip(keep, choice)], proven
-    return _solve(unary, table, best, best_value, budget)
+        best = [int(np.searchsorted(k, c)) for k, c in zip(keep, best)]
+        rows = [r[k] for r, k in zip(rows, keep)]
+    if budget.exhausted:
+        return [int(r[c]) for r, c in zip(rows, best)], False
+    if prod(len(u) for u in unary) <= EVERY_CHOICE:
+        choice, proven = _every_choice(unary, table, best, best_value), True
+    else:
+        choice, proven = _solve(unary, table, best, best_value, budget)
+    return [int(r[c]) for r, c in zip(rows, choice)], proven
+
+
+# When pruning leaves at most this many joint choices, their totals are computed all at once (one
+# numpy array) instead of bounding and searching: the proof is exhaustive, and cheaper than the
+# MPLP sweeps and the search's per-node calls on the TED set's slow segments.
+EVERY_CHOICE = 4096
+
+
+def _every_choice(unary, table, best: list[int], best_value: float) -> list[int]:
+    """The best joint choice by exhaustion: the incumbent ``best`` unless a choice beats it by 1
+    (totals are integers; ties keep the incumbent, as the search does). Parts left with one
+    option are folded into the others' values, so the array has one axis per part with a choice."""
+    free = [k for k, u in enumerate(unary) if len(u) > 1]
+    axis = {k: a for a, k in enumerate(free)}
+
+    def spread(vector, k):  # a vector over part k's options, along k's axis
+        shape = [1] * len(free)
+        shape[axis[k]] = len(vector)
+        return vector.reshape(shape)
+
+    totals = np.zeros([len(unary[k]) for k in free])
+    for k in free:
+        totals = totals + spread(unary[k], k)
+    fixed = sum(float(u[0]) for k, u in enumerate(unary) if k not in axis)
+    for (k, m), t in table.items():  # k < m, so k's axis comes first
+        if k in axis and m in axis:
+            shape = [1] * len(free)
+            shape[axis[k]], shape[axis[m]] = t.shape
+            totals = totals + t.reshape(shape)
+        elif k in axis:
+            totals = totals + spread(t[:, 0], k)
+        elif m in axis:
+            totals = totals + spread(t[0, :], m)
+        else:
+            fixed += float(t[0, 0])
+    at = int(np.argmin(totals))
+    if not fixed + float(totals.flat[at]) < best_value - 1 + 1e-6:
+        return best
+    choice = [0] * len(unary)
+    for k, c in zip(free, np.unravel_index(at, totals.shape)):
+        choice[k] = int(c)
+    return choice
 
 
 # A part with more options than this has its tables reduced one at a time in _prune (numpy's
