@@ -256,3 +256,48 @@ def test_combinations_as_an_array_follow_itertools():
             want = np.array(list(itertools.combinations(range(n), k))).reshape(-1, k)
             got = _combinations(n, k)
             assert got.shape == want.shape and (got == want).all(), (n, k)
+
+
+def test_pruned_groups_end_in_the_optimum_whether_tried_all_or_searched(monkeypatch):
+    """After pruning, a group with few joint choices left has them all tried at once
+    (_every_choice); otherwise MPLP and the search prove the optimum. Both endings find the
+    exhaustive optimum (checked over every joint choice), each ending is taken, and a choice
+    that only ties the incumbent does not replace it."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    tried_all = []
+    real_every = pairwise._every_choice
+
+    def counting(*args):
+        tried_all.append(1)
+        return real_every(*args)
+
+    monkeypatch.setattr(pairwise, "_every_choice", counting)
+    rng = random.Random(13)
+    checked = 0
+    for case in range(600):
+        options, weight = _random_group(rng)
+        sizes = [len(o[1]) for o in options]
+        if len(options) < 2 or np.prod(sizes) > 3000:
+            continue
+        totals = dict(_every_total(options, weight))
+        least = min(totals.values())
+        monkeypatch.setattr(pairwise, "EVERY_CHOICE", 4096 if case % 2 else 0)  # 0: always search
+        before = len(tried_all)
+        choice, proven = pairwise.solve_pairwise(options, weight, Budget.for_seconds(5))
+        assert proven and totals[tuple(choice)] == least
+        assert (len(tried_all) > before) == bool(case % 2)
+        checked += 1
+    assert checked > 300
+
+    # Ties keep the incumbent: two parts whose every joint choice totals the same.
+    unary = [np.zeros(3), np.zeros(2)]
+    table = {(0, 1): np.zeros((3, 2))}
+    assert pairwise._every_choice(unary, table, [2, 1], 0.0) == [2, 1]
+    # One better by 1 replaces it; parts left with one option are folded in.
+    unary = [np.array([0.0, 0.0, -1.0]), np.array([5.0]), np.array([0.0, 0.0])]
+    table = {(0, 1): np.array([[0.0], [0.0], [0.0]]), (0, 2): np.array([[0.0, 0.0], [0.0, 0.0], [0.0, -1.0]]),
+             (1, 2): np.array([[2.0, 0.0]])}
+    assert pairwise._every_choice(unary, table, [0, 0, 0], 7.0) == [2, 0, 1]
