@@ -37,7 +37,7 @@ import time
 from bisect import bisect_right
 from itertools import combinations
 from math import comb
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import NamedTuple
 
 Pair = tuple[int, int]
@@ -887,8 +887,9 @@ class _SmallSearch:
         self.order = sorted(range(n), key=lambda k: (-len(options[k]), k))
         # The incumbent: each part's own best option (the group's "floor" choice).
         self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in options]
+        # (through _row: the search's first branches take these options, and reuse the rows)
         self.best_value = (sum(opts[c][0] for opts, c in zip(options, self.best))
-                           + sum(_between(options[k][self.best[k]][1], options[m][self.best[m]][1], weight)
+                           + sum(self._row(k, self.best[k], m)[self.best[m]]
                                  for k in range(n) for m in self.near[k] if m > k))
 
     def _row(self, k: int, c: int, m: int) -> list[int]:
@@ -917,7 +918,7 @@ class _SmallSearch:
         open_parts = open_parts - {k}
         near = [m for m in self.near[k] if m in open_parts]
         floor = pair_floor - sum(self.least.get((k, m), 0) for m in near)
-        rest_low = sum(lows[m] for m in open_parts)
+        rest_low = sum(map(lows.__getitem__, open_parts))
         mine = acc[k]
         for c in sorted(range(len(mine)), key=mine.__getitem__):
             total = cost + mine[c]
@@ -931,7 +932,7 @@ class _SmallSearch:
             child, child_lows = acc[:], lows[:]
             bound = total + floor + rest_low
             for m in near:
-                row = [x + y for x, y in zip(acc[m], self._row(k, c, m))]
+                row = list(map(add, acc[m], self._row(k, c, m)))
                 child[m] = row
                 child_lows[m] = low = min(row)
                 bound += low - lows[m]
