@@ -38,6 +38,7 @@ _SUBSTITUTIONS = {
     "r": [],
 }
 _SUFFIXES = {pos: tuple(old for old, _ in rules) for pos, rules in _SUBSTITUTIONS.items()}
+_ANY_SUFFIX = tuple(sorted({old for rules in _SUBSTITUTIONS.values() for old, _ in rules}))  # some rule applies
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
 
@@ -73,6 +74,11 @@ class WordNet:
         self._zip = zipfile.ZipFile(location) if location.suffix == ".zip" else None
         self.index: dict[str, dict[str, tuple[int, ...]]] = {p: self._read_index(p) for p in POS_LIST}
         self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
+        # Per part of speech, in POS_LIST order, what synset_keys needs (no lookups by name).
+        self._indexes = list(enumerate(self.index[pos] for pos in POS_LIST))
+        self._by_pos = [(p, self.index[pos], self.exceptions[pos], _SUBSTITUTIONS[pos], _SUFFIXES[pos])
+                        for p, pos in enumerate(POS_LIST)]
+        self._irregular = frozenset().union(*self.exceptions.values())  # forms with an exception entry
         self._data: dict[str, bytes | mmap.mmap] = {}
         self._lines: dict[int, tuple[str, list[str]]] = {}  # key -> (synset type, lemma names)
         self._lock = threading.Lock()  # guards the first mapping of a data file
@@ -139,23 +145,41 @@ class WordNet:
 
     # --- what METEOR asks -----------------------------------------------------------------------
 
-    def morphy(self, form: str, pos: str) -> list[str]:
-        """NLTK's _morphy: the base forms of ``form`` that WordNet lists for ``pos``."""
-        index = self.index[pos]
-        forms = self.exceptions[pos].get(form)
-        if forms is None:
-            if not form.endswith(_SUFFIXES[pos]):  # no rule applies (most words, for most parts of speech)
-                return [form] if form in index else []
-            forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)]
-        return list(dict.fromkeys(f for f in [form, *forms] if f in index))
-
     def synset_keys(self, word: str) -> list[int]:
-        """The synsets of wordnet.synsets(word), in NLTK's order, as integer keys."""
+        """The synsets of wordnet.synsets(word), in NLTK's order, as integer keys: for each part
+        of speech, the synsets of each base form NLTK's _morphy finds (the word itself, its
+        exception list's forms or the forms its suffix rules make, those the index lists, each
+        once). Called once per word (resources memoises it), on the words of a corpus's first
+        segments: the common cases are spelled out."""
         word = word.lower()
-        return [offset * 4 + p
-                for p, pos in enumerate(POS_LIST)
-                for form in self.morphy(word, pos)
-                for offset in self.index[pos][form]]
+        keys: list[int] = []
+        if word not in self._irregular and not word.endswith(_ANY_SUFFIX):
+            # No exception and no rule for any part of speech (most words): the word is its only base form.
+            for p, index in self._indexes:
+                offsets = index.get(word)
+                if offsets is not None:
+                    keys += [offset * 4 + p for offset in offsets]
+            return keys
+        for p, index, exceptions, rules, suffixes in self._by_pos:
+            forms = exceptions.get(word)
+            if forms is None:
+                offsets = index.get(word)
+                if offsets is not None:
+                    keys += [offset * 4 + p for offset in offsets]
+                if not word.endswith(suffixes):  # (an empty tuple of suffixes: never)
+                    continue
+                seen = {word}
+                forms = [word[: -len(old)] + new for old, new in rules if word.endswith(old)]
+            else:
+                seen = set()
+                forms = [word, *forms]
+            for form in forms:
+                if form not in seen:
+                    offsets = index.get(form)
+                    if offsets is not None:
+                        seen.add(form)
+                        keys += [offset * 4 + p for offset in offsets]
+        return keys
 
     def lemma_keys(self, name: str) -> list[int]:
         """The synsets that list ``name`` among their lemma names, in any case: its own index
