@@ -40,24 +40,28 @@ def punct(text: str) -> list[str]:
     if _whole_chunks.issuperset(chunks):  # already tokenised text, words seen before: one set test
         return chunks
     # Remember the chunks that are one token wherever they stand: "the", ",", "n't" (an initial
-    # such as "K." depends on the next word and is never remembered). Only the new chunks are
-    # looked at: in a text seen in part before, most are not.
-    new = set(chunks).difference(_whole_chunks)
-    whole = {chunk for chunk in new if chunk.isalnum() or _split_chunks[chunk] == (chunk,)}
-    if len(_whole_chunks) < MEMO_LIMIT:
-        _whole_chunks.update(whole)
-    if len(whole) == len(new):  # tokenised text with new words: every chunk is a token
-        return chunks
+    # such as "K." depends on the next word and is never remembered).
+    remember = _whole_chunks.add if len(_whole_chunks) < MEMO_LIMIT else _forget
     tokens = []
     for k, chunk in enumerate(chunks):
-        if chunk in _whole_chunks or chunk in whole:
+        if chunk in _whole_chunks:
             tokens.append(chunk)
+        elif chunk.isalnum():  # most whitespace-separated chunks are plain words
+            tokens.append(chunk)
+            remember(chunk)
         elif len(chunk) == 2 and chunk[1] == "." and chunk[0].isupper() and k + 1 < len(chunks) \
                 and chunks[k + 1][:1].isupper():
             tokens.append(chunk)  # an initial before a name: Derek K. Miller
         else:
-            tokens += _split_chunks[chunk]
+            split = _split_chunks[chunk]
+            tokens += split
+            if split == (chunk,):
+                remember(chunk)
     return tokens
+
+
+def _forget(chunk: str) -> None:
+    """Stands in for remembering once MEMO_LIMIT chunks are known."""
 
 
 def _split_chunk(chunk: str) -> tuple[str, ...]:
