@@ -37,7 +37,10 @@ _SUBSTITUTIONS = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }
-_SUFFIXES = {pos: tuple(old for old, _ in rules) for pos, rules in _SUBSTITUTIONS.items()}
+# Each part of speech's rules by the last letter of their suffix, in order: a word need only try
+# those ending in its own last letter.
+_RULES_BY_LAST = {pos: {old[-1]: [rule for rule in rules if rule[0][-1] == old[-1]] for old, _ in rules}
+                  for pos, rules in _SUBSTITUTIONS.items()}
 _ANY_SUFFIX = tuple(sorted({old for rules in _SUBSTITUTIONS.values() for old, _ in rules}))  # some rule applies
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
@@ -76,8 +79,7 @@ class WordNet:
         self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
         # Per part of speech, in POS_LIST order, what synset_keys needs (no lookups by name).
         self._indexes = list(enumerate(self.index[pos] for pos in POS_LIST))
-        self._by_pos = [(p, self.index[pos], self.exceptions[pos], _SUBSTITUTIONS[pos], _SUFFIXES[pos])
-                        for p, pos in enumerate(POS_LIST)]
+        self._by_pos = [(p, self.index[pos], self.exceptions[pos], _RULES_BY_LAST[pos]) for p, pos in enumerate(POS_LIST)]
         self._irregular = frozenset().union(*self.exceptions.values())  # forms with an exception entry
         self._data: dict[str, bytes | mmap.mmap] = {}
         self._lines: dict[int, tuple[str, list[str]]] = {}  # key -> (synset type, lemma names)
@@ -160,13 +162,15 @@ class WordNet:
                 if offsets is not None:
                     keys += [offset * 4 + p for offset in offsets]
             return keys
-        for p, index, exceptions, rules, suffixes in self._by_pos:
+        last = word[-1:]
+        for p, index, exceptions, rules_by_last in self._by_pos:
             forms = exceptions.get(word)
             if forms is None:
                 offsets = index.get(word)
                 if offsets is not None:
                     keys += [offset * 4 + p for offset in offsets]
-                if not word.endswith(suffixes):  # (an empty tuple of suffixes: never)
+                rules = rules_by_last.get(last)
+                if rules is None:
                     continue
                 seen = {word}
                 forms = [word[: -len(old)] + new for old, new in rules if word.endswith(old)]
