@@ -475,17 +475,15 @@ class Links(NamedTuple):
 def _link_opportunities(parts: list[Part]) -> Links:
     """Choosing both pairs of an opportunity would save a chunk, so those parts' choices depend
     on each other even when they cannot cross."""
-    part_h, part_r = {}, {}
-    for k, part in enumerate(parts):
-        part_h.update(dict.fromkeys(part.hyps, k))
-        part_r.update(dict.fromkeys(part.refs, k))
+    part_h = {i: k for k, part in enumerate(parts) for i in part.hyps}
+    # Only a hyp position followed by one of another part can start a link (often none is).
+    starts = [i for i, a in part_h.items() if part_h.get(i + 1, a) != a]
     found, starts_h, starts_r = set(), set(), set()
-    for a, part in enumerate(parts):
-        for i in part.hyps:
-            b = part_h.get(i + 1)
-            if b is None or b == a:
-                continue
-            other = parts[b]
+    if starts:
+        part_r = {j: k for k, part in enumerate(parts) for j in part.refs}
+        for i in starts:
+            a, b = part_h[i], part_h[i + 1]
+            part, other = parts[a], parts[b]
             for j in (part.refs if part.complete else part.cands[i]):
                 if part_r.get(j + 1) == b and other.is_candidate(i + 1, j + 1):
                     found.add((a, b))
