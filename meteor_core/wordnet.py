@@ -145,6 +145,18 @@ class WordNet:
             entry = self._lines[key] = (head[2], names)
         return entry
 
+    def _kind(self, key: int) -> str:
+        """A synset's type alone, from the start of its data line ("offset lex_filenum ss_type",
+        13 characters): naming an adjective satellite asks it of every synset of its first lemma."""
+        entry = self._lines.get(key)
+        if entry is not None:
+            return entry[0]
+        offset, p = divmod(key, 4)
+        head = self._data_file(POS_LIST[p])[offset:offset + 16].split(None, 3)
+        if len(head) < 4 or int(head[0]) != offset:
+            raise ValueError(f"WordNet data file has no synset at offset {offset}")
+        return head[2].decode("ascii")
+
     # --- what METEOR asks -----------------------------------------------------------------------
 
     def synset_keys(self, word: str) -> list[int]:
@@ -202,5 +214,5 @@ class WordNet:
         first = names[0].lower()
         offsets = self.index[POS_LIST[p]][first]
         if kind == "s":
-            offsets = [o for o in offsets if self._entry(o * 4 + p)[0] == "s"]
+            offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
         return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"
