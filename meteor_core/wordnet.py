@@ -153,7 +153,7 @@ class WordNet:
             return entry[0]
         offset, p = divmod(key, 4)
         head = self._data_file(POS_LIST[p])[offset:offset + 16].split(None, 3)
-        if len(head) < 4 or int(head[0]) != offset:
+        if len(head) < 3 or int(head[0]) != offset:
             raise ValueError(f"WordNet data file has no synset at offset {offset}")
         return head[2].decode("ascii")
 

@@ -80,6 +80,8 @@ def _may_share_stem(hyp, ref, free_h, free_r, stemmer: str) -> tuple[Sequence[in
             list(compress(free_r, map(shared.__contains__, initials_r))))
 
 
+# A word's first letter after lower-casing, memoised: a dict hit (mapped over the words at C
+# speed) is cheaper than lower() and a slice in a Python loop.
 _initial = resources.WordMemo(lambda word: word.lower()[:1]).__getitem__
 
 
