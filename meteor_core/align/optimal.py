@@ -4,7 +4,7 @@ stage's alignment with the most mappings, then the fewest crossings, found by an
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import compress, filterfalse
+from itertools import filterfalse
 from operator import itemgetter
 from typing import Sequence
 
@@ -71,17 +71,17 @@ def _may_share_stem(hyp, ref, free_h, free_r, stemmer: str) -> tuple[Sequence[in
     share it with no leftover word of the other side."""
     if stemmer not in STEMMERS_KEEPING_INITIAL:
         return free_h, free_r
-    initials_h = list(map(_initial, map(hyp.__getitem__, free_h)))
-    initials_r = list(map(_initial, map(ref.__getitem__, free_r)))
+    initials_h = [_initial(hyp[i]) for i in free_h]
+    initials_r = [_initial(ref[j]) for j in free_r]
     shared = set(initials_h).intersection(initials_r)
     if not shared:
         return (), ()
-    return (list(compress(free_h, map(shared.__contains__, initials_h))),
-            list(compress(free_r, map(shared.__contains__, initials_r))))
+    return ([i for i, c in zip(free_h, initials_h) if c in shared],
+            [j for j, c in zip(free_r, initials_r) if c in shared])
 
 
-# A word's first letter after lower-casing, memoised: a dict hit (mapped over the words at C
-# speed) is cheaper than lower() and a slice in a Python loop.
+# A word's first letter after lower-casing, memoised: a dict hit costs less than lower() and a
+# slice (which make two new strings).
 _initial = resources.WordMemo(lambda word: word.lower()[:1]).__getitem__
 
 

@@ -229,7 +229,7 @@ class StageCost:
         self.crossing = CrossingCost(fixed)
         self.weight = weight
         self._h = dict(fixed)  # fixed hyp -> ref, and back: a link is one lookup
-        self._r = dict(zip(self.crossing.ys_by_x, self.crossing.xs))
+        self._r = {j: i for i, j in fixed}
 
     def __call__(self, i: int, j: int) -> int:
         return self.weight * self.crossing(i, j) - (self._h.get(i - 1) == j - 1) - (self._h.get(i + 1) == j + 1)
