@@ -37,7 +37,11 @@ _SUBSTITUTIONS = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }
-_SUFFIXES = {pos: tuple(old for old, _ in rules) for pos, rules in _SUBSTITUTIONS.items()}
+# Each part of speech's rules by the last letter of their suffix, in order: a word need only try
+# those ending in its own last letter.
+_RULES_BY_LAST = {pos: {old[-1]: [rule for rule in rules if rule[0][-1] == old[-1]] for old, _ in rules}
+                  for pos, rules in _SUBSTITUTIONS.items()}
+_ANY_SUFFIX = tuple(sorted({old for rules in _SUBSTITUTIONS.values() for old, _ in rules}))  # some rule applies
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
 
@@ -73,6 +77,10 @@ class WordNet:
         self._zip = zipfile.ZipFile(location) if location.suffix == ".zip" else None
         self.index: dict[str, dict[str, tuple[int, ...]]] = {p: self._read_index(p) for p in POS_LIST}
         self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
+        # Per part of speech, in POS_LIST order, what synset_keys needs (no lookups by name).
+        self._indexes = list(enumerate(self.index[pos] for pos in POS_LIST))
+        self._by_pos = [(p, self.index[pos], self.exceptions[pos], _RULES_BY_LAST[pos]) for p, pos in enumerate(POS_LIST)]
+        self._irregular = frozenset().union(*self.exceptions.values())  # forms with an exception entry
         self._data: dict[str, bytes | mmap.mmap] = {}
         self._lines: dict[int, tuple[str, list[str]]] = {}  # key -> (synset type, lemma names)
         self._lock = threading.Lock()  # guards the first mapping of a data file
@@ -137,25 +145,57 @@ class WordNet:
             entry = self._lines[key] = (head[2], names)
         return entry
 
+    def _kind(self, key: int) -> str:
+        """A synset's type alone, from the start of its data line ("offset lex_filenum ss_type",
+        13 characters): naming an adjective satellite asks it of every synset of its first lemma."""
+        entry = self._lines.get(key)
+        if entry is not None:
+            return entry[0]
+        offset, p = divmod(key, 4)
+        head = self._data_file(POS_LIST[p])[offset:offset + 16].split(None, 3)
+        if len(head) < 3 or int(head[0]) != offset:
+            raise ValueError(f"WordNet data file has no synset at offset {offset}")
+        return head[2].decode("ascii")
+
     # --- what METEOR asks -----------------------------------------------------------------------
 
-    def morphy(self, form: str, pos: str) -> list[str]:
-        """NLTK's _morphy: the base forms of ``form`` that WordNet lists for ``pos``."""
-        index = self.index[pos]
-        forms = self.exceptions[pos].get(form)
-        if forms is None:
-            if not form.endswith(_SUFFIXES[pos]):  # no rule applies (most words, for most parts of speech)
-                return [form] if form in index else []
-            forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)]
-        return list(dict.fromkeys(f for f in [form, *forms] if f in index))
-
     def synset_keys(self, word: str) -> list[int]:
-        """The synsets of wordnet.synsets(word), in NLTK's order, as integer keys."""
+        """The synsets of wordnet.synsets(word), in NLTK's order, as integer keys: for each part
+        of speech, the synsets of each base form NLTK's _morphy finds (the word itself, its
+        exception list's forms or the forms its suffix rules make, those the index lists, each
+        once). Called once per word (resources memoises it), on the words of a corpus's first
+        segments: the common cases are spelled out."""
         word = word.lower()
-        return [offset * 4 + p
-                for p, pos in enumerate(POS_LIST)
-                for form in self.morphy(word, pos)
-                for offset in self.index[pos][form]]
+        keys: list[int] = []
+        if word not in self._irregular and not word.endswith(_ANY_SUFFIX):
+            # No exception and no rule for any part of speech (most words): the word is its only base form.
+            for p, index in self._indexes:
+                offsets = index.get(word)
+                if offsets is not None:
+                    keys += [offset * 4 + p for offset in offsets]
+            return keys
+        last = word[-1:]
+        for p, index, exceptions, rules_by_last in self._by_pos:
+            forms = exceptions.get(word)
+            if forms is None:
+                offsets = index.get(word)
+                if offsets is not None:
+                    keys += [offset * 4 + p for offset in offsets]
+                rules = rules_by_last.get(last)
+                if rules is None:
+                    continue
+                seen = {word}
+                forms = [word[: -len(old)] + new for old, new in rules if word.endswith(old)]
+            else:
+                seen = set()
+                forms = [word, *forms]
+            for form in forms:
+                if form not in seen:
+                    offsets = index.get(form)
+                    if offsets is not None:
+                        seen.add(form)
+                        keys += [offset * 4 + p for offset in offsets]
+        return keys
 
     def lemma_keys(self, name: str) -> list[int]:
         """The synsets that list ``name`` among their lemma names, in any case: its own index
@@ -174,5 +214,5 @@ class WordNet:
         first = names[0].lower()
         offsets = self.index[POS_LIST[p]][first]
         if kind == "s":
-            offsets = [o for o in offsets if self._entry(o * 4 + p)[0] == "s"]
+            offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
         return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"

@@ -71,13 +71,18 @@ def _may_share_stem(hyp, ref, free_h, free_r, stemmer: str) -> tuple[Sequence[in
     share it with no leftover word of the other side."""
     if stemmer not in STEMMERS_KEEPING_INITIAL:
         return free_h, free_r
-    initials_h = [hyp[i].lower()[:1] for i in free_h]
-    initials_r = [ref[j].lower()[:1] for j in free_r]
+    initials_h = [_initial(hyp[i]) for i in free_h]
+    initials_r = [_initial(ref[j]) for j in free_r]
     shared = set(initials_h).intersection(initials_r)
     if not shared:
         return (), ()
     return ([i for i, c in zip(free_h, initials_h) if c in shared],
             [j for j, c in zip(free_r, initials_r) if c in shared])
+
+
+# A word's first letter after lower-casing, memoised: a dict hit costs less than lower() and a
+# slice (which make two new strings).
+_initial = resources.WordMemo(lambda word: word.lower()[:1]).__getitem__
 
 
 def _index(keys_by_position) -> dict[str, list[int]]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import gc
 import time
 from bisect import bisect_right
-from itertools import combinations
+from itertools import chain, combinations
 from math import comb
 from operator import add, itemgetter
 from typing import NamedTuple
@@ -194,21 +194,23 @@ class CrossingCost:
             return k - b if k > b else b - k
         return k + b - 2 * bisect_right(self._left(i, k), j)
 
-    def row(self, i: int, js: list[int]) -> list[int]:
+    def row(self, i: int, js: list[int], scale: int = 1) -> list[int]:
+        """The costs of (i, j) for each j in js, times ``scale``."""
         k, ys = bisect_right(self.xs, i), self.ys
         if self.monotone:
-            return [abs(k - bisect_right(ys, j)) for j in js]
+            return [scale * abs(k - bisect_right(ys, j)) for j in js]
         left = self._left(i, k)
-        return [k + bisect_right(ys, j) - 2 * bisect_right(left, j) for j in js]
+        return [scale * (k + bisect_right(ys, j) - 2 * bisect_right(left, j)) for j in js]
 
-    def col(self, j: int, is_: list[int]) -> list[int]:
+    def col(self, j: int, is_: list[int], scale: int = 1) -> list[int]:
+        """The costs of (i, j) for each i in is_, times ``scale``."""
         b, xs = bisect_right(self.ys, j), self.xs
         if self.monotone:
-            return [abs(bisect_right(xs, i) - b) for i in is_]
+            return [scale * abs(bisect_right(xs, i) - b) for i in is_]
         below = self._belows.get(j)
         if below is None:
             below = self._belows[j] = sorted(x for x, y in zip(self.xs, self.ys_by_x) if y < j)
-        return [bisect_right(xs, i) + b - 2 * bisect_right(below, i) for i in is_]
+        return [scale * (bisect_right(xs, i) + b - 2 * bisect_right(below, i)) for i in is_]
 
     def _left(self, i: int, k: int) -> list:
         left = self._lefts.get(i)
@@ -233,8 +235,7 @@ class StageCost:
         return self.weight * self.crossing(i, j) - (self._h.get(i - 1) == j - 1) - (self._h.get(i + 1) == j + 1)
 
     def row(self, i: int, js: list[int]) -> list[int]:
-        w = self.weight
-        costs = [w * c for c in self.crossing.row(i, js)]
+        costs = self.crossing.row(i, js, self.weight)
         before, after = self._h.get(i - 1), self._h.get(i + 1)
         if before is not None or after is not None:  # only then can a partner link
             for k, j in enumerate(js):
@@ -242,8 +243,7 @@ class StageCost:
         return costs
 
     def col(self, j: int, is_: list[int]) -> list[int]:
-        w = self.weight
-        costs = [w * c for c in self.crossing.col(j, is_)]
+        costs = self.crossing.col(j, is_, self.weight)
         before, after = self._r.get(j - 1), self._r.get(j + 1)
         if before is not None or after is not None:
             for k, i in enumerate(is_):
@@ -281,7 +281,7 @@ class Part:
 
 
 def _has_neighbours(positions: list[int]) -> bool:
-    return any(b - a == 1 for a, b in zip(positions, positions[1:]))
+    return len(positions) > 1 and any(b - a == 1 for a, b in zip(positions, positions[1:]))
 
 
 def _own_value(pairs: list[Pair], weight: int) -> int:
@@ -422,10 +422,10 @@ def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[
         best = [_cheapest(part, cost, budget) for part in parts]  # each part alone: (value, pairs, proven)
     except OutOfTime:  # pathological input: in-order pairs, unproven
         return [p for part in parts for p in _in_order(part)], False
+    if len(parts) == 1:
+        return best[0][1], best[0][2]
     chosen = [p for _, pairs, _ in best for p in pairs]
     proven = all(ok for _, _, ok in best)
-    if len(parts) == 1:
-        return chosen, proven
     links = _link_opportunities(parts)
     choices = [pairs for _, pairs, _ in best]
     if _crossings_between(choices) == 0 and (not links.parts or _links_between(choices) == links.most()):
@@ -446,8 +446,10 @@ def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[
 
 def _crossings_between(choices: list[list[Pair]]) -> int:
     """Crossings between pairs of different parts (a non-complete part's own pairs may cross)."""
-    flat = [p for pairs in choices for p in pairs]
-    return count_crossings(flat) - sum(count_crossings(pairs) for pairs in choices if len(pairs) > 1)
+    crossings = count_crossings(chain.from_iterable(choices))
+    if not crossings:  # the usual case: no crossings at all
+        return 0
+    return crossings - sum(count_crossings(pairs) for pairs in choices if len(pairs) > 1)
 
 
 def _in_order(part: Part) -> list[Pair]:
@@ -473,17 +475,15 @@ class Links(NamedTuple):
 def _link_opportunities(parts: list[Part]) -> Links:
     """Choosing both pairs of an opportunity would save a chunk, so those parts' choices depend
     on each other even when they cannot cross."""
-    part_h, part_r = {}, {}
-    for k, part in enumerate(parts):
-        part_h.update(dict.fromkeys(part.hyps, k))
-        part_r.update(dict.fromkeys(part.refs, k))
+    part_h = {i: k for k, part in enumerate(parts) for i in part.hyps}
+    # Only a hyp position followed by one of another part can start a link (often none is).
+    starts = [i for i, a in part_h.items() if part_h.get(i + 1, a) != a]
     found, starts_h, starts_r = set(), set(), set()
-    for a, part in enumerate(parts):
-        for i in part.hyps:
-            b = part_h.get(i + 1)
-            if b is None or b == a:
-                continue
-            other = parts[b]
+    if starts:
+        part_r = {j: k for k, part in enumerate(parts) for j in part.refs}
+        for i in starts:
+            a, b = part_h[i], part_h[i + 1]
+            part, other = parts[a], parts[b]
             for j in (part.refs if part.complete else part.cands[i]):
                 if part_r.get(j + 1) == b and other.is_candidate(i + 1, j + 1):
                     found.add((a, b))

@@ -1,0 +1,23 @@
+"""meteor_core's WordNet reader on inflected forms: synset_keys spells NLTK's morphy out (a direct
+lookup when no exception or suffix rule applies, the rules ending in the word's last letter
+otherwise), so it is checked against NLTK's own wordnet.synsets on words that take every rule."""
+import random
+
+from meteor_core import resources
+
+# Every suffix some rule of morphy removes or rewrites, and endings no rule touches.
+ENDINGS = ["s", "es", "ies", "ses", "ves", "xes", "zes", "ches", "shes", "men", "ed", "ing", "er", "est", "ly", ""]
+
+
+def test_synset_keys_agree_with_nltk_on_inflected_forms():
+    from nltk.corpus import wordnet as wn
+
+    reader = resources.wordnet()
+    rng = random.Random(7)
+    lemmas = sorted(set().union(*(reader.index[pos] for pos in "nvar")))
+    words = [lemma + ending for lemma in rng.sample(lemmas, 150) for ending in ENDINGS]
+    words += rng.sample(sorted(set().union(*reader.exceptions.values())), 200)  # irregular forms: geese, ran
+    words += ["", "s", "men", "Running", "BOXES", "ladies", "wolves", "women", "better", "was"]
+    for word in words:
+        keys = reader.synset_keys(word)
+        assert [reader.synset_name(k) for k in keys] == [s.name() for s in wn.synsets(word)], word
