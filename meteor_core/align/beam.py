@@ -286,9 +286,10 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
             continue
         steps = [(cand[0], cand[0] + cand[1], cand[3] * cover, cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
         # The next step keeps the best BEAM_SIZE of what this one makes (a stable sort: on equal
-        # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
-        # whose key is above it can only be cut: it is not made. Parents come best first, and
-        # nothing grown from a parent beats its key minus the largest gain here.
+        # keys, the one made first). Once BEAM_SIZE made paths have a key at most ``bar``, a path
+        # whose key is not below it can only be cut (made after them, it sorts after them): it is
+        # not made. Parents come best first, and nothing grown from a parent beats its key minus
+        # the largest gain here.
         most = max(map(_GAIN, cands)) * cover
         single = len(steps) == 1
         if single:
@@ -298,10 +299,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
         add = nxt.append
         for path in paths:
             key, last, used, _, busy, _ = path
-            if len(nxt) >= recount:
-                bar = sorted(map(_KEY, nxt))[BEAM_SIZE - 1]
-                recount = len(nxt) + BEAM_SIZE
-            if key - most > bar:
+            if len(nxt) >= recount:  # keep only the best BEAM_SIZE so far: a path they beat is cut anyway
+                nxt.sort(key=_KEY)  # (stable: the paths that stay keep their order of making)
+                del nxt[BEAM_SIZE:]
+                bar = nxt[-1][0]
+                recount = 2 * BEAM_SIZE
+            if key - most >= bar:
                 break
             if uniform:
                 last, busy = common_last, common_busy
@@ -314,7 +317,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
             if single:  # (most positions have one candidate: no inner loop)
                 if not used & bits:
                     child = (opened - chunk if i == last else opened) - gain
-                    if child <= bar:
+                    if child < bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
             else:
@@ -322,12 +325,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
                     if used & bits:
                         continue
                     child = (opened - chunk if i == last else opened) - gain
-                    if child <= bar:
+                    if child < bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
             if opened == key and path[1] == last and path[4] == busy:  # (opened == key: last is -1)
                 add(path)  # no distance added, no chunk open: the skip is the path itself
-            elif opened <= bar:
+            elif opened < bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
         uniform = False
