@@ -228,6 +228,38 @@ def test_the_fast_beam_ranks_as_the_jar_at_the_largest_distances():
         assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
 
 
+def test_the_fast_beam_ranks_as_the_jar_with_keys_past_64_bits(monkeypatch):
+    """Compiled, the beam's keys are C long long (align/beam.pxd); keys that could overflow them
+    (key units this large come only with thousands of words and millions of candidates) are
+    ranked with Python's ints, by the module run from its .py. Here the units are blown up for
+    sentences of a few words: the alignment is still the jar's."""
+    import random
+    import meteor15_reference as reference
+    from meteor_core import resources
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    units = beam._key_units
+
+    def huge_units(per_ref, n_hyp):  # larger units than needed rank alike; these pass 2**63
+        chunk = units(per_ref, n_hyp)[0] << 60
+        return chunk, (len(per_ref) + 2) * chunk
+
+    monkeypatch.setattr(beam, "_key_units", huge_units)
+    assert not beam._keys_fit(1, 1, huge_units([()], 1)[1])
+    stem = resources.stemmer("snowball")
+    config = MeteorConfig.meteor15(tokenizer="whitespace", stages=("exact", "stem"))
+    rng = random.Random(11)
+    vocab = "a the run runs running dog dogs of".split()
+    for n in [rng.randint(1, 12) for _ in range(60)]:
+        ref = [rng.choice(vocab) for _ in range(n)]
+        hyp = rng.sample(ref, len(ref)) + [rng.choice(vocab) for _ in range(rng.randint(0, 3))]
+        ours = beam.align_meteor_beam(hyp, ref, config, Budget.for_seconds(60))
+        theirs = reference.align(hyp, ref, list(config.stages), stem=stem)
+        assert ours.optimal
+        assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
+
+
 def test_the_fast_beam_matches_phrases_as_the_jar(table):
     import random
     import meteor15_reference as reference
