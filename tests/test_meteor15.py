@@ -168,6 +168,17 @@ def test_meteor_norm_as_the_jar(text, tokens):
     assert meteor_norm(text) == tokens
 
 
+def test_meteor_norm_splits_on_the_jars_spaces_only():
+    # Spaces str.split() takes and the jar's StringTokenizer does not: a symbol, part of a word, or
+    # (the Unicode ones of its last rule) a space. The jar printed these tokens (echo the text |
+    # java -cp meteor-1.5.jar edu.cmu.meteor.util.Normalizer english true; its output's \x0b,
+    # \x1c, \x85 and \u2028 end lines for Python's splitlines, hence not in the test below).
+    text = "a\x0bb c\x1cd e\x85f\u1680g\u2028h. i\xa0j\u2003k\u3000Mr.\u202fl"
+    assert meteor_norm(text) == ["a\x0bb", "c", "\x1c", "d", "e", "\x85", "f", "\u1680", "g", "\u2028", "h.", "i",
+                                 "j", "k", "Mr.", "l"]
+    assert meteor_norm("x\xa0y .") == ["x", "y", "."] and meteor_norm("x\x1fy") == ["x", "\x1f", "y"]
+
+
 def test_snowball_as_the_jars_java_snowball():
     from meteor_core import resources
     stem = resources.stemmer("snowball")
