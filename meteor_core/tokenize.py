@@ -156,16 +156,16 @@ def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], lis
             line = line.replace("DOTMULTI.", "DOTDOTMULTI")
     if "," in line:
         for pattern in _COMMAS if digits else _COMMAS[:1]:
-            line = pattern.sub(_AROUND_COMMA, line)
+            line = _sub_near(pattern, _AROUND_COMMA, line, ",")
     if "`" in line or "‘" in line or "’" in line:
         line = _QUOTE.sub("'", line)
     if "“" in line or "”" in line or "''" in line:
         line = _DOUBLE_QUOTE.sub(' " ', line)
     if "-" in line or "–" in line:
-        line = _RM_DASH.sub(_SPLIT, line.replace("–", "-").replace("--", "-"))
+        line = _sub_near(_RM_DASH, _SPLIT, line.replace("–", "-").replace("--", "-"), "-")
     if "'" in line:
         for pattern, replacement in _APOSTROPHES if digits else _APOSTROPHES[:4]:
-            line = pattern.sub(replacement, line)
+            line = _sub_near(pattern, replacement, line, "'")
     words = split(line)
     # (a dot after a space starts a token: only one after another character can end a word)
     if line.count(".") != line.count(" .") and _DOTTED_WORD.search(line):
@@ -178,6 +178,17 @@ def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], lis
     if odd_spaces:
         words = split(_UNICODE_SPACE.sub(" ", " ".join(words)))
     return words
+
+
+def _sub_near(pattern: re.Pattern, replacement: Callable, line: str, middle: str) -> str:
+    """pattern.sub(replacement, line) for a pattern of three single characters, ``middle`` the
+    second: a match starts one character before a ``middle`` and ends one after, so only that
+    stretch of the line is searched (the regex engine would try every position of it)."""
+    first = line.find(middle)
+    if first < 0:
+        return line
+    start, end = max(first - 1, 0), line.rfind(middle) + 2
+    return line[:start] + pattern.sub(replacement, line[start:end]) + line[end:]
 
 
 def _split_final_dots(words: list[str], prefixes: dict[str, int]) -> list[str]:

@@ -179,6 +179,21 @@ def test_meteor_norm_splits_on_the_jars_spaces_only():
     assert meteor_norm("x\xa0y .") == ["x", "y", "."] and meteor_norm("x\x1fy") == ["x", "\x1f", "y"]
 
 
+def test_meteor_norm_searches_near_the_middle_character_as_the_whole_line():
+    """_sub_near searches a pattern of three characters only around its middle one: the same
+    replacements as searching the whole line, on lines dense in those characters."""
+    import random
+    from meteor_core import tokenize
+
+    rng = random.Random(7)
+    patterns = [(p, tokenize._AROUND_COMMA, ",") for p in tokenize._COMMAS] + \
+        [(p, r, "'") for p, r in tokenize._APOSTROPHES] + [(tokenize._RM_DASH, tokenize._SPLIT, "-")]
+    for _ in range(3000):
+        line = "".join(rng.choice("a1 ,'-s.é") for _ in range(rng.randint(0, 12)))
+        for pattern, replacement, middle in patterns:
+            assert tokenize._sub_near(pattern, replacement, line, middle) == pattern.sub(replacement, line), line
+
+
 def test_snowball_as_the_jars_java_snowball():
     from meteor_core import resources
     stem = resources.stemmer("snowball")
