@@ -319,7 +319,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
                 nxt.sort(key=_KEY)  # (stable: the paths that stay keep their order of making)
                 del nxt[BEAM_SIZE:]
                 bar = nxt[-1][0]
-                recount = 2 * BEAM_SIZE
+                recount = BEAM_SIZE + BEAM_SIZE // 2
             if key - most >= bar:
                 break
             if uniform:
