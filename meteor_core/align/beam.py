@@ -292,11 +292,13 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
             i, nh, nr, gain = match[:4]
             base += (j - i if j >= i else i - j) - gain * cover  # the same for every path
-            paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
+            paths = [(path[0] + chunk, path[1], path[2], path[3], path[4], path[5]) if path[1] != -1 and path[1] != i
+                     else path for path in paths]
             uniform, common_last, common_busy = True, i + nh, j + nr
             continue
         if not cands:  # close the open chunks
-            paths = [(path[0] + chunk, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
+            paths = [(path[0] + chunk, -1, path[2], path[3], path[4], path[5]) if path[1] != -1 and path[4] <= j
+                     else path for path in paths]
             uniform = max(map(_BUSY, paths)) <= j
             common_last, common_busy = -1, j
             continue
