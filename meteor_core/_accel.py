@@ -2,8 +2,9 @@
 .py sources (``build_accel.py``, run by ``./run.sh setup``), with the .py files as the fallback.
 
 A compiled module (a .so beside its .py) is imported only when it was built from the .py as it
-is now: the build writes each source's SHA-256 into a manifest, and at import time a module
-whose source has changed since (or that has no manifest entry) is loaded from its .py instead.
+is now: the build writes each source's SHA-256 (its .py, and the .pxd of C types beside it if
+any) into a manifest, and at import time a module whose source has changed since (or that has
+no manifest entry) is loaded from its .py instead.
 ``METEOR_PURE=1`` loads every module from its .py. Results are identical either way (tested over
 the whole bundled TED set); only the speed differs.
 """
