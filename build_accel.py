@@ -26,7 +26,8 @@ _accel = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_accel)
 
 # Compiled as ordinary Python: type annotations are not turned into C types (a float annotation
-# would become a C double), so the compiled modules behave exactly as the .py files do.
+# would become a C double), so the compiled modules behave exactly as the .py files do. C types
+# come only from a .pxd beside a .py (align/beam.pxd), where each is chosen and its range bounded.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 

@@ -2,8 +2,9 @@
 .py sources (``build_accel.py``, run by ``./run.sh setup``), with the .py files as the fallback.
 
 A compiled module (a .so beside its .py) is imported only when it was built from the .py as it
-is now: the build writes each source's SHA-256 into a manifest, and at import time a module
-whose source has changed since (or that has no manifest entry) is loaded from its .py instead.
+is now: the build writes each source's SHA-256 (its .py, and the .pxd of C types beside it if
+any) into a manifest, and at import time a module whose source has changed since (or that has
+no manifest entry) is loaded from its .py instead.
 ``METEOR_PURE=1`` loads every module from its .py. Results are identical either way (tested over
 the whole bundled TED set); only the speed differs.
 """
@@ -42,7 +43,14 @@ def source_path(module: str) -> Path:
 
 
 def source_hash(module: str) -> str:
-    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+    """The hash of what a module is compiled from: its .py, and its .pxd (C types for Cython,
+    read only by the build) when it has one: an edited .pxd, too, means the build is out of date."""
+    source = source_path(module)
+    digest = hashlib.sha256(source.read_bytes())
+    declarations = source.with_suffix(".pxd")
+    if declarations.is_file():
+        digest.update(b"\0pxd\0" + declarations.read_bytes())
+    return digest.hexdigest()
 
 
 def _has_binary(module: str) -> bool:
@@ -81,6 +89,21 @@ def install() -> None:
     stale = stale_modules(pure=bool(os.environ.get("METEOR_PURE")))
     if stale:
         sys.meta_path.insert(0, _SourceFinder(stale))
+
+
+_source_modules: dict[str, object] = {}
+
+
+def source_module(module: str):
+    """``module`` run from its .py even where it runs compiled: loaded once more, under a name of
+    its own (the compiled module stays what ``import`` gives). A compiled module hands it the
+    input its C types cannot hold (see align/beam.py)."""
+    if module not in _source_modules:
+        spec = importlib.util.spec_from_file_location(module + "__source", source_path(module))
+        loaded = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loaded)
+        _source_modules[module] = loaded
+    return _source_modules[module]
 
 
 def compiled_modules() -> list[str]:

@@ -76,3 +76,24 @@ def test_a_module_edited_since_the_build_runs_from_its_source(tmp_path, monkeypa
     assert _accel.stale_modules(pure=False) == {module}
     manifest.write_text("not json")
     assert _accel.stale_modules(pure=False) == set(_accel.COMPILED)  # no manifest: nothing is trusted
+
+
+def test_an_edited_pxd_makes_its_module_out_of_date(tmp_path, monkeypatch):
+    """A .pxd beside a compiled module's .py (its C types) is part of what the build compiles."""
+    monkeypatch.setattr(_accel, "PACKAGE", tmp_path)
+    (tmp_path / "hot.py").write_text("def f(x):\n    return x + 1\n")
+    plain = _accel.source_hash("meteor_core.hot")
+    (tmp_path / "hot.pxd").write_text("cpdef long f(long x)\n")
+    typed = _accel.source_hash("meteor_core.hot")
+    (tmp_path / "hot.pxd").write_text("cpdef double f(double x)\n")
+    assert len({plain, typed, _accel.source_hash("meteor_core.hot")}) == 3
+
+
+@needs_build
+def test_a_compiled_module_hands_what_its_c_types_cannot_hold_to_its_source():
+    """_accel.source_module: the module run from its .py, beside the compiled one."""
+    from meteor_core.align import beam
+
+    source = _accel.source_module("meteor_core.align.beam")
+    assert source is not beam and source.__file__.endswith("beam.py") and not source._COMPILED
+    assert _accel.source_module("meteor_core.align.beam") is source  # loaded once

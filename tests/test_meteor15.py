@@ -168,6 +168,32 @@ def test_meteor_norm_as_the_jar(text, tokens):
     assert meteor_norm(text) == tokens
 
 
+def test_meteor_norm_splits_on_the_jars_spaces_only():
+    # Spaces str.split() takes and the jar's StringTokenizer does not: a symbol, part of a word, or
+    # (the Unicode ones of its last rule) a space. The jar printed these tokens (echo the text |
+    # java -cp meteor-1.5.jar edu.cmu.meteor.util.Normalizer english true; its output's \x0b,
+    # \x1c, \x85 and \u2028 end lines for Python's splitlines, hence not in the test below).
+    text = "a\x0bb c\x1cd e\x85f\u1680g\u2028h. i\xa0j\u2003k\u3000Mr.\u202fl"
+    assert meteor_norm(text) == ["a\x0bb", "c", "\x1c", "d", "e", "\x85", "f", "\u1680", "g", "\u2028", "h.", "i",
+                                 "j", "k", "Mr.", "l"]
+    assert meteor_norm("x\xa0y .") == ["x", "y", "."] and meteor_norm("x\x1fy") == ["x", "\x1f", "y"]
+
+
+def test_meteor_norm_searches_near_the_middle_character_as_the_whole_line():
+    """_sub_near searches a pattern of three characters only around its middle one: the same
+    replacements as searching the whole line, on lines dense in those characters."""
+    import random
+    from meteor_core import tokenize
+
+    rng = random.Random(7)
+    patterns = [(p, tokenize._AROUND_COMMA, ",") for p in tokenize._COMMAS] + \
+        [(p, r, "'") for p, r in tokenize._APOSTROPHES] + [(tokenize._RM_DASH, tokenize._SPLIT, "-")]
+    for _ in range(3000):
+        line = "".join(rng.choice("a1 ,'-s.é") for _ in range(rng.randint(0, 12)))
+        for pattern, replacement, middle in patterns:
+            assert tokenize._sub_near(pattern, replacement, line, middle) == pattern.sub(replacement, line), line
+
+
 def test_snowball_as_the_jars_java_snowball():
     from meteor_core import resources
     stem = resources.stemmer("snowball")
@@ -223,6 +249,38 @@ def test_the_fast_beam_ranks_as_the_jar_at_the_largest_distances():
         ref = [rng.choice(vocab) for _ in range(n)]
         hyp = ref[::-1] if rng.random() < 0.5 else rng.sample(ref, len(ref))
         ours = align_meteor_beam(hyp, ref, config, Budget.for_seconds(60))
+        theirs = reference.align(hyp, ref, list(config.stages), stem=stem)
+        assert ours.optimal
+        assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
+
+
+def test_the_fast_beam_ranks_as_the_jar_with_keys_past_64_bits(monkeypatch):
+    """Compiled, the beam's keys are C long long (align/beam.pxd); keys that could overflow them
+    (key units this large come only with thousands of words and millions of candidates) are
+    ranked with Python's ints, by the module run from its .py. Here the units are blown up for
+    sentences of a few words: the alignment is still the jar's."""
+    import random
+    import meteor15_reference as reference
+    from meteor_core import resources
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    units = beam._key_units
+
+    def huge_units(per_ref, n_hyp):  # larger units than needed rank alike; these pass 2**63
+        chunk = units(per_ref, n_hyp)[0] << 60
+        return chunk, (len(per_ref) + 2) * chunk
+
+    monkeypatch.setattr(beam, "_key_units", huge_units)
+    assert not beam._keys_fit(1, 1, huge_units([()], 1)[1])
+    stem = resources.stemmer("snowball")
+    config = MeteorConfig.meteor15(tokenizer="whitespace", stages=("exact", "stem"))
+    rng = random.Random(11)
+    vocab = "a the run runs running dog dogs of".split()
+    for n in [rng.randint(1, 12) for _ in range(60)]:
+        ref = [rng.choice(vocab) for _ in range(n)]
+        hyp = rng.sample(ref, len(ref)) + [rng.choice(vocab) for _ in range(rng.randint(0, 3))]
+        ours = beam.align_meteor_beam(hyp, ref, config, Budget.for_seconds(60))
         theirs = reference.align(hyp, ref, list(config.stages), stem=stem)
         assert ours.optimal
         assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)

@@ -31,7 +31,7 @@ import time
 from itertools import chain
 from operator import itemgetter
 
-from .. import jar_resources, resources
+from .. import _accel, jar_resources, resources
 from ..config import STAGES, MeteorConfig
 from .search import Budget
 from .types import Alignment
@@ -45,6 +45,13 @@ MAX_STEP_PATHS = 200_000
 _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem", "synonym", "paraphrase"))
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
+
+# Compiled, the search's keys are C long long (beam.pxd), exact while none can reach C_KEY_LIMIT
+# (a bound from the key units, see _keys_fit): past it (thousands of words with millions of
+# candidates) the compiled module hands the segment to this module run from its .py, whose ints
+# are Python's, unbounded.
+C_KEY_LIMIT = 2**62
+_COMPILED = not __file__.endswith(".py")
 
 _KEY = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
@@ -66,6 +73,13 @@ def _key_units(per_ref: list[tuple], n_hyp: int) -> tuple[int, int]:
     2**53 made every key a multi-digit int, and the aligner 12% slower (instructions)."""
     chunk = sum(map(len, per_ref)) * max(len(per_ref), n_hyp) + 1
     return chunk, (len(per_ref) + 2) * chunk
+
+
+def _keys_fit(n_ref: int, n_hyp: int, cover: int) -> bool:
+    """Whether every number _search computes stays below C_KEY_LIMIT: a path's coverage, and
+    the coverage its fixed matches move to ``base``, are at most n_ref + n_hyp; its chunks and
+    distances stay below ``cover``."""
+    return (2 * (n_ref + n_hyp) + 4) * cover < C_KEY_LIMIT
 
 
 class _Singles(list):
@@ -226,13 +240,16 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     if budget is not None:
         budget.extend(time.perf_counter() - loading)
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
-    best, complete = _search(per_ref, fixed, budget, len(hyp))
+    chunk, cover = _key_units(per_ref, len(hyp))
+    if _COMPILED and not _keys_fit(len(ref), len(hyp), cover):
+        return _accel.source_module(__name__).align_meteor_beam(hyp, ref, config, budget)
+    best, complete = _search(per_ref, fixed, budget, chunk, cover)
     if not complete and budget is not None:
         budget.exhausted = True
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
 
 
-def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int, cover: int) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
@@ -242,7 +259,6 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
     comparator. After a fixed match every path has the same last end: while that lasts
     ("uniform"), fixed matches and empty positions change every key alike, so they only move
     ``base`` and the common last end, and the order (hence the jar's sort) stays as it is."""
-    chunk, cover = _key_units(per_ref, n_hyp)
     paths = [_START]
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
@@ -261,7 +277,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
                 base += chunk
                 common_last = -1
             continue
-        if not cands and all(path[1] == -1 or path[4] > j for path in paths):
+        if not cands and not _chunk_open(paths, j):
             continue  # no chunk to close: nothing changes, the jar's sort included
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
@@ -276,19 +292,22 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
             i, nh, nr, gain = match[:4]
             base += (j - i if j >= i else i - j) - gain * cover  # the same for every path
-            paths = [(path[0] + chunk,) + path[1:] if path[1] != -1 and path[1] != i else path for path in paths]
+            paths = [(path[0] + chunk, path[1], path[2], path[3], path[4], path[5]) if path[1] != -1 and path[1] != i
+                     else path for path in paths]
             uniform, common_last, common_busy = True, i + nh, j + nr
             continue
         if not cands:  # close the open chunks
-            paths = [(path[0] + chunk, -1) + path[2:] if path[1] != -1 and path[4] <= j else path for path in paths]
+            paths = [(path[0] + chunk, -1, path[2], path[3], path[4], path[5]) if path[1] != -1 and path[4] <= j
+                     else path for path in paths]
             uniform = max(map(_BUSY, paths)) <= j
             common_last, common_busy = -1, j
             continue
         steps = [(cand[0], cand[0] + cand[1], cand[3] * cover, cand[5], j + cand[2], abs(j - cand[0]), (j, cand)) for cand in cands]
         # The next step keeps the best BEAM_SIZE of what this one makes (a stable sort: on equal
-        # keys, the one made first). Once BEAM_SIZE made paths have a key below ``bar``, a path
-        # whose key is above it can only be cut: it is not made. Parents come best first, and
-        # nothing grown from a parent beats its key minus the largest gain here.
+        # keys, the one made first). Once BEAM_SIZE made paths have a key at most ``bar``, a path
+        # whose key is not below it can only be cut (made after them, it sorts after them): it is
+        # not made. Parents come best first, and nothing grown from a parent beats its key minus
+        # the largest gain here.
         most = max(map(_GAIN, cands)) * cover
         single = len(steps) == 1
         if single:
@@ -298,10 +317,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
         add = nxt.append
         for path in paths:
             key, last, used, _, busy, _ = path
-            if len(nxt) >= recount:
-                bar = sorted(map(_KEY, nxt))[BEAM_SIZE - 1]
-                recount = len(nxt) + BEAM_SIZE
-            if key - most > bar:
+            if len(nxt) >= recount:  # keep only the best BEAM_SIZE so far: a path they beat is cut anyway
+                nxt.sort(key=_KEY)  # (stable: the paths that stay keep their order of making)
+                del nxt[BEAM_SIZE:]
+                bar = nxt[-1][0]
+                recount = BEAM_SIZE + BEAM_SIZE // 2
+            if key - most >= bar:
                 break
             if uniform:
                 last, busy = common_last, common_busy
@@ -314,7 +335,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
             if single:  # (most positions have one candidate: no inner loop)
                 if not used & bits:
                     child = (opened - chunk if i == last else opened) - gain
-                    if child <= bar:
+                    if child < bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
             else:
@@ -322,12 +343,12 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
                     if used & bits:
                         continue
                     child = (opened - chunk if i == last else opened) - gain
-                    if child <= bar:
+                    if child < bar:
                         add((child, end, used | bits, path, after, taken))
                     opened += d  # the jar adds the distance to the parent (Aligner.java)
             if opened == key and path[1] == last and path[4] == busy:  # (opened == key: last is -1)
                 add(path)  # no distance added, no chunk open: the skip is the path itself
-            elif opened <= bar:
+            elif opened < bar:
                 add((opened, -1, used, path, busy, None))
         paths = nxt
         uniform = False
@@ -336,9 +357,24 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, n_hyp: int
     paths.sort(key=_KEY)
     del paths[BEAM_SIZE:]
     if not uniform:  # (uniform: every path closes the same chunk, the order stays)
-        paths = [min(paths, key=lambda path: path[0] + chunk if path[1] != -1 else path[0])]
+        paths = [_first_closed(paths, chunk)]
     best = _actual(paths[0], base, uniform, common_last, common_busy)
     return (best[0] + chunk,) + best[1:] if best[1] != -1 else best, True
+
+
+def _chunk_open(paths: list[tuple], j: int) -> bool:
+    """Whether some path has a chunk open at reference position ``j`` (one that an empty
+    position would close)."""
+    for path in paths:
+        if path[1] != -1 and path[4] <= j:
+            return True
+    return False
+
+
+def _first_closed(paths: list[tuple], chunk: int) -> tuple:
+    """The best path once every open chunk is closed; the first of equal keys, as the jar's
+    stable sort."""
+    return min(paths, key=lambda path: path[0] + chunk if path[1] != -1 else path[0])
 
 
 def _actual(path: tuple, base: int, uniform: bool, common_last: int, common_busy: int) -> tuple:
