@@ -11,12 +11,16 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
    (more than FILTER_OPTIONS), the descent runs on the candidate pairs' costs, before any table,
    and that part's options that a bound without tables shows cannot beat the incumbent are
    dropped first: its tables are most of the work.
-2. A lower bound from the linear-programming relaxation, by MPLP (Globerson & Jaakkola 2007):
+2. Pruning: an option whose one-part look-ahead bound cannot beat the incumbent by 1 is dropped
+   (_prune), again and again on the smaller tables while options drop. When at most
+   EVERY_CHOICE joint choices are left, all their totals are computed at once: that is the
+   proof (the TED set's slowest segments end here). Otherwise:
+3. A lower bound from the linear-programming relaxation, by MPLP (Globerson & Jaakkola 2007):
    block-coordinate steps that move value between each table and its two parts' vectors without
    changing any joint choice's total, and raise Σ_k min(U_k) while every table stays >= 0. Totals
    are integers, so a bound within 1 of the incumbent proves it optimal. On real sentences the
    relaxation is nearly always tight and the proof takes a few sweeps.
-3. Otherwise a depth-first branch and bound on the moved values: at a node, every open part l
+4. Otherwise a depth-first branch and bound on the moved values: at a node, every open part l
    needs at least min(u_l), u_l being its vector plus its tables with the chosen parts plus half
    its least interaction with every other open part (valid as the tables are >= 0); a child's
    bound looks one part ahead exactly. The clock is checked at every node and every sweep.
