@@ -38,7 +38,15 @@ JAR_FIX = (
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("METEOR_EXPLORER_CACHE", Path.home() / ".cache" / "meteor-explorer"))
+    configured = os.environ.get("METEOR_EXPLORER_CACHE")
+    return Path(configured) if configured else _default_cache_dir(os.environ.get("HOME", ""))
+
+
+@lru_cache(maxsize=4)
+def _default_cache_dir(home: str) -> Path:
+    """~/.cache/meteor-explorer, made once per HOME: Path.home() takes ~10 us, and finding the jar
+    asks for this folder on every segment until the jar's synonyms are loaded."""
+    return Path.home() / ".cache" / "meteor-explorer"
 
 
 def _pycocoevalcap_dir() -> Path | None:

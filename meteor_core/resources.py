@@ -143,10 +143,17 @@ def require_synonyms(source: str) -> None:
     """Fail fast when the synonym source ("wordnet" or "jar") is not on this machine; loading
     waits until a word needs it (see load_synonyms)."""
     if source == "jar":
-        if not _jar_synsets.cache_info().currsize:  # (finding the jar looks at files: once is enough)
-            jar_resources.require_jar()
+        # Until the jar's synonyms are loaded, every segment asks (twice): the jar is looked for
+        # each time (the environment may name another), but the file system only for a new path.
+        if not _jar_synsets.cache_info().currsize:
+            jar = jar_resources.find_jar()
+            if jar is None or jar != _jar_found[0]:
+                _jar_found[0] = jar_resources.require_jar()
     else:
         require_wordnet()
+
+
+_jar_found: list[Path | None] = [None]  # the jar require_synonyms last found present
 
 
 def load_synonyms(source: str) -> float:
