@@ -214,6 +214,7 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[tuple[str, ...], list[str
 
 
 _lowercase = resources.WordMemo(str.lower).__getitem__  # a dict hit is cheaper than str.lower
+_STAGE_INDEX = {stage: k for k, stage in enumerate(STAGES)}
 
 
 def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorStats:
@@ -224,8 +225,12 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     fw = resources.function_words(config.function_words)
     hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
     for i, j, stage, _, hyp_length, ref_length in matches:
-        s = STAGES.index(stage)
-        for word in hyp[i:i + hyp_length]:  # one word, or a paraphrase's phrase
+        s = _STAGE_INDEX[stage]
+        if hyp_length == 1 and ref_length == 1:  # one word each side (all but paraphrases)
+            (hf if hyp[i] in fw else hc)[s] += 1
+            (rf if ref[j] in fw else rc)[s] += 1
+            continue
+        for word in hyp[i:i + hyp_length]:  # a paraphrase's phrase
             (hf if word in fw else hc)[s] += 1
         for word in ref[j:j + ref_length]:
             (rf if word in fw else rc)[s] += 1
