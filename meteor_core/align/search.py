@@ -887,7 +887,7 @@ class _SmallSearch:
         self.order = sorted(range(n), key=lambda k: (-len(options[k]), k))
         # The incumbent: each part's own best option (the group's "floor" choice).
         self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in options]
-        # (through _row: the search's first branches take these options, and reuse the rows)
+        # (through _row: where the search meets these two options in this order, it reuses the row)
         self.best_value = (sum(opts[c][0] for opts, c in zip(options, self.best))
                            + sum(self._row(k, self.best[k], m)[self.best[m]]
                                  for k in range(n) for m in self.near[k] if m > k))
