@@ -78,7 +78,6 @@ class WordNet:
         self.index: dict[str, dict[str, tuple[int, ...]]] = {p: self._read_index(p) for p in POS_LIST}
         self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
         # Per part of speech, in POS_LIST order, what synset_keys needs (no lookups by name).
-        self._indexes = list(enumerate(self.index[pos] for pos in POS_LIST))
         self._by_pos = [(p, self.index[pos], self.exceptions[pos], _RULES_BY_LAST[pos]) for p, pos in enumerate(POS_LIST)]
         self._irregular = frozenset().union(*self.exceptions.values())  # forms with an exception entry
         self._data: dict[str, bytes | mmap.mmap] = {}
@@ -169,7 +168,7 @@ class WordNet:
         keys: list[int] = []
         if word not in self._irregular and not word.endswith(_ANY_SUFFIX):
             # No exception and no rule for any part of speech (most words): the word is its only base form.
-            for p, index in self._indexes:
+            for p, index, _, _ in self._by_pos:
                 offsets = index.get(word)
                 if offsets is not None:
                     keys += [offset * 4 + p for offset in offsets]
