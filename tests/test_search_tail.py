@@ -301,3 +301,48 @@ def test_pruned_groups_end_in_the_optimum_whether_tried_all_or_searched(monkeypa
     table = {(0, 1): np.array([[0.0], [0.0], [0.0]]), (0, 2): np.array([[0.0, 0.0], [0.0, 0.0], [0.0, -1.0]]),
              (1, 2): np.array([[2.0, 0.0]])}
     assert pairwise._every_choice(unary, table, [0, 0, 0], 7.0) == [2, 0, 1]
+
+
+def test_the_joint_matrix_solves_as_the_tables_do(monkeypatch):
+    """A group solved on one matrix of every two options' joint cost (_solve_dense) takes the same
+    steps as on its tables: the matrix holds the tables (zero within a part), and the tables
+    alone, the matrix alone, and tables switching to the matrix once pruning has left few
+    options all choose the same options, the exhaustive optimum."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    real_dense = pairwise._solve_dense
+    rng = random.Random(14)
+    checked = switched = 0
+    for case in range(500):
+        options, weight = _random_group(rng)
+        sizes = [len(o[1]) for o in options]
+        n = len(options)
+        if n < 2 or np.prod(sizes) > 3000:
+            continue
+        joint = pairwise._joint_matrix(options, weight)
+        ends = np.cumsum(sizes)
+        starts = ends - sizes
+        for k in range(n):
+            assert not joint[starts[k]:ends[k], starts[k]:ends[k]].any()
+            for m in range(k + 1, n):
+                table = pairwise._table(options[k], options[m], weight)
+                assert (joint[starts[k]:ends[k], starts[m]:ends[m]] == table).all()
+                assert (joint[starts[m]:ends[m], starts[k]:ends[k]] == table.T).all()
+        totals = dict(_every_total(options, weight))
+        monkeypatch.setattr(pairwise, "EVERY_CHOICE", case % 3)  # prune until nothing drops, then search
+        answers, used_matrix = [], []
+        for dense in (0, sum(sizes) - 1, 10**9):  # tables; tables, then the matrix; the matrix
+            monkeypatch.setattr(pairwise, "DENSE_OPTIONS", dense)
+            calls = []
+            monkeypatch.setattr(pairwise, "_solve_dense", lambda *a: calls.append(1) or real_dense(*a))
+            answers.append(pairwise.solve_pairwise(options, weight, Budget.for_seconds(5)))
+            used_matrix.append(bool(calls))
+        assert used_matrix[0] is False and used_matrix[2] is True
+        switched += used_matrix[1]
+        assert answers[0] == answers[1] == answers[2]
+        choice, proven = answers[0]
+        assert proven and totals[tuple(choice)] == min(totals.values())
+        checked += 1
+    assert checked > 250 and switched > 50

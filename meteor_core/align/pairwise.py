@@ -14,7 +14,9 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 2. Pruning: an option whose one-part look-ahead bound cannot beat the incumbent by 1 is dropped
    (_prune), again and again on the smaller tables while options drop. When at most
    EVERY_CHOICE joint choices are left, all their totals are computed at once: that is the
-   proof (the TED set's slowest segments end here). Otherwise:
+   proof (the TED set's slowest segments end here). Once a group has at most DENSE_OPTIONS
+   options in all, its tables are held as one matrix and each round is a few numpy calls on it
+   (_solve_dense, the same steps). Otherwise:
 3. A lower bound from the linear-programming relaxation, by MPLP (Globerson & Jaakkola 2007):
    block-coordinate steps that move value between each table and its two parts' vectors without
    changing any joint choice's total, and raise Σ_k min(U_k) while every table stays >= 0. Totals
@@ -266,6 +268,11 @@ def _options_that_may_win(options: list[Options], weight: int, best: list[int], 
 
 def _solve_options(options: list[Options], weight: int, start: list[int], budget) -> tuple[list[int], bool]:
     n = len(options)
+    if sum(len(values) for _, values, _ in options) <= DENSE_OPTIONS \
+            and sum(len(candidates) for candidates, _, _ in options) <= DENSE_CANDIDATES:
+        if budget.out_of_time():
+            return start, False
+        return _solve_dense([values.copy() for _, values, _ in options], _joint_matrix(options, weight), start, budget)
     unary = [values.copy() for _, values, _ in options]
     table: dict[tuple[int, int], np.ndarray] = {}
     for k in range(n - 1):
@@ -281,6 +288,9 @@ def _solve_options(options: list[Options], weight: int, start: list[int], budget
     # options of its neighbours): repeated while it drops anything, until few enough joint
     # choices are left to try them all.
     while prod(len(u) for u in unary) > EVERY_CHOICE and not budget.out_of_time():
+        if sum(map(len, unary)) <= DENSE_OPTIONS:  # few enough options left for one matrix
+            choice, proven = _solve_dense(unary, _blocks_joined(unary, table), best, budget)
+            return [int(r[c]) for r, c in zip(rows, choice)], proven
         keep = _prune(unary, table, best, best_value)
         if keep is None:
             break
@@ -295,6 +305,110 @@ def _solve_options(options: list[Options], weight: int, start: list[int], budget
     else:
         choice, proven = _solve(unary, table, best, best_value, budget)
     return [int(r[c]) for r, c in zip(rows, choice)], proven
+
+
+# A group with at most this many options in all is solved on one matrix of what every two options
+# cost together (_joint_matrix): each pruning round is then a few numpy calls on the whole group,
+# not several per pair of parts (a group of a dozen parts has ~70 tables). Its rounds cost
+# O(options²): above a few hundred options the tables' own round is cheaper.
+DENSE_OPTIONS = 400
+# The matrix is summed from what every two candidate pairs of the group cost together (a square
+# of the candidates): above this many candidates the tables, built a part at a time, need less
+# memory (1,000: a few arrays of 8 MB).
+DENSE_CANDIDATES = 1000
+
+
+def _joint_matrix(options: list[Options], weight: int) -> np.ndarray:
+    """M[c, d]: what options c and d of two different parts cost together (the tables of
+    _tables, side by side; options numbered part after part), zero within a part."""
+    sizes = [len(values) for _, values, _ in options]
+    every = np.concatenate([np.asarray(candidates, dtype=np.float64) for candidates, _, _ in options])
+    total = len(every)
+    # Every option as a row of indices into ``every``, padded with ``total`` (a zero row and column).
+    rows = np.full((sum(sizes), max(index.shape[1] for _, _, index in options)), total)
+    at = first = 0
+    for candidates, _, index in options:
+        rows[at:at + len(index), :index.shape[1]] = index + first
+        at += len(index)
+        first += len(candidates)
+    pair_costs = np.zeros((total + 1, total + 1))
+    pair_costs[:total, :total] = _cost_between(every, every, weight)
+    by_option = np.ascontiguousarray(_gather_sum(pair_costs, rows).T)  # candidates x options
+    joint = _gather_sum(by_option, rows)  # options x options
+    ends = np.cumsum(sizes)
+    for start, end in zip(ends - sizes, ends):
+        joint[start:end, start:end] = 0
+    return joint
+
+
+def _blocks_joined(unary, table) -> np.ndarray:
+    """The tables of ``table`` as one matrix (as _joint_matrix makes it)."""
+    ends = np.cumsum([len(u) for u in unary])
+    starts = ends - [len(u) for u in unary]
+    joint = np.zeros((ends[-1], ends[-1]))
+    for (k, m), t in table.items():
+        joint[starts[k]:ends[k], starts[m]:ends[m]] = t
+        joint[starts[m]:ends[m], starts[k]:ends[k]] = t.T
+    return joint
+
+
+def _solve_dense(unary, joint: np.ndarray, start: list[int], budget) -> tuple[list[int], bool]:
+    """_solve_options on the joint matrix: the same incumbent (coordinate descent, parts in order),
+    the same pruning rounds (the bound of _prune, for every option at once) and the same end."""
+    n = len(unary)
+    values = np.concatenate(unary)
+    part_of = np.repeat(np.arange(n), [len(u) for u in unary])
+    kept = np.arange(len(values))  # the options still in ``values``/``joint``, as numbered at first
+    ends = np.cumsum([len(u) for u in unary])
+    starts = ends - [len(u) for u in unary]
+    first_of = starts.copy()  # where each part's options started at first
+    best = _descend_joint(values, joint, starts, ends, [int(s + c) for s, c in zip(starts, start)], budget)
+    best_value = float(values[best].sum() + 0.5 * joint[np.ix_(best, best)].sum())
+    while prod(map(int, ends - starts)) > EVERY_CHOICE and not budget.out_of_time():
+        # _prune's bound: for option c of part k, U_k[c] + Σ_{l != k} min_d (T_kl[c, d] + u_l[d] −
+        # ½·low_lk[d]), with low[d, k] = min_c T_lk[d, c] and u = U + ½·Σ_k low[., k]. Parts that
+        # do not interact have zero blocks: their terms become min(u_l), as in _prune.
+        low = np.minimum.reduceat(joint, starts, axis=1)  # options x parts
+        moved = values + 0.5 * low.sum(axis=1)
+        least = np.minimum.reduceat(joint + moved[None, :] - 0.5 * low[:, part_of].T, starts, axis=1)
+        bound = values + least.sum(axis=1) - least[np.arange(len(values)), part_of]
+        mask = bound < best_value - 1 + 1e-6
+        mask[best] = True
+        if mask.all():
+            break
+        keep = np.flatnonzero(mask)
+        values, joint, part_of, kept = values[keep], joint[np.ix_(keep, keep)], part_of[keep], kept[keep]
+        ends = np.cumsum(np.bincount(part_of, minlength=n))
+        starts = ends - np.bincount(part_of, minlength=n)
+        best = [int(b) for b in np.searchsorted(keep, best)]
+    choice = [b - int(s) for b, s in zip(best, starts)]
+    if budget.exhausted:
+        return [int(kept[s + c] - f) for s, c, f in zip(starts, choice, first_of)], False
+    unary = [values[s:e] for s, e in zip(starts, ends)]
+    table = {}
+    for k in range(n):
+        for m in range(k + 1, n):
+            t = joint[starts[k]:ends[k], starts[m]:ends[m]]
+            if t.any():
+                table[k, m] = t
+    if prod(len(u) for u in unary) <= EVERY_CHOICE:
+        choice, proven = _every_choice(unary, table, choice, best_value), True
+    else:
+        choice, proven = _solve(unary, table, choice, best_value, budget)
+    return [int(kept[s + c] - f) for s, c, f in zip(starts, choice, first_of)], proven
+
+
+def _descend_joint(values: np.ndarray, joint: np.ndarray, starts, ends, best: list[int], budget) -> list[int]:
+    """_descend on the joint matrix (options numbered part after part): the same steps."""
+    improved = True
+    while improved and not budget.out_of_time():
+        improved = False
+        for k, (s, e) in enumerate(zip(starts, ends)):
+            scores = values[s:e] + joint[s:e, best].sum(axis=1)  # a part's own block is zero
+            c = int(np.argmin(scores))
+            if scores[c] < scores[best[k] - s]:
+                best[k], improved = int(s + c), True
+    return best
 
 
 # When pruning leaves at most this many joint choices, their totals are computed all at once (one
