@@ -78,9 +78,11 @@ def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
         finally:
             calls["inside"] = False
 
-    def complete_options(*args):
-        assert not calls["inside"], "every option of a complete part listed to find the tied ones"
-        return real_complete_options(*args)
+    def complete_options(part, cost):
+        # (a part of at most FEW_OPTIONS options is listed whole: cheaper than the walk)
+        assert not calls["inside"] or search._option_count(part) <= search.FEW_OPTIONS, \
+            "every option of a large complete part listed to find the tied ones"
+        return real_complete_options(part, cost)
 
     monkeypatch.setattr(search, "_best_links", counting)
     monkeypatch.setattr(search, "_complete_options", complete_options)
@@ -346,3 +348,36 @@ def test_the_joint_matrix_solves_as_the_tables_do(monkeypatch):
         assert proven and totals[tuple(choice)] == min(totals.values())
         checked += 1
     assert checked > 250 and switched > 50
+
+
+def test_tied_choices_listed_or_walked_alike(monkeypatch):
+    """_best_links lists a small part's tied choices from all its options and walks a larger
+    part's with the dynamic program: with every part listed, or every part walked, the same
+    pairs come out, the exhaustive optimum; a group left with one tied choice per part returns
+    them without a search."""
+    searches, tied_groups = [], []
+    real_run, real_best_links = search._SmallSearch.run, search._best_links
+    monkeypatch.setattr(search._SmallSearch, "run", lambda self: searches.append(1) or real_run(self))
+    monkeypatch.setattr(search, "_best_links", lambda *args: tied_groups.append(len(searches)) or real_best_links(*args))
+    rng = random.Random(6)
+    checked = without_search = 0
+    for _ in range(2000):
+        hw = [rng.choice('""abcx') for _ in range(rng.randint(8, 14))]
+        rw = [rng.choice('"abcy') for _ in range(rng.randint(5, 10))]
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 2 or sum(len(h) * len(r) > 12 for h, r in open_classes) > 1:
+            continue
+        answers = []
+        for few in (0, 10**9):
+            monkeypatch.setattr(search, "FEW_OPTIONS", few)
+            groups = len(tied_groups)
+            answers.append(search.solve_classes(forced, open_classes, [], Budget.for_seconds(5)))
+            # _best_links entered and left without a search: one tied choice per part
+            without_search += len(tied_groups) > groups and tied_groups[-1] == len(searches)
+        assert answers[0] == answers[1]
+        pairs, proven = answers[0]
+        assert proven
+        added = (count_crossings(pairs) - count_crossings(forced), count_links(pairs) - count_links(forced))
+        assert (added[0], -added[1]) == _best_over_monotone_choices(open_classes, forced), (hw, rw)
+        checked += 1
+    assert checked > 300 and without_search > 10

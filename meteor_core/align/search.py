@@ -49,6 +49,9 @@ MAX_PART_OPTIONS = 6_000
 MAX_TABLE_ENTRIES = 3_000_000
 # A non-complete (synonym) part's maximum matchings are enumerated up to this many.
 MAX_MATCHINGS = 2_000
+# A complete part with at most this many options has them listed (and filtered) at once rather than
+# walked by the dynamic program of _complete_options_up_to, whose tables cost more for a few.
+FEW_OPTIONS = 32
 # Groups whose pairwise tables are at most this large are searched in plain Python (numpy's
 # per-call cost outweighs its speed on a few hundred numbers).
 SMALL_TABLE_ENTRIES = 2_000
@@ -737,7 +740,9 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
         # exactly when its value is at most W·(those crossings).
         ceiling = weight * ((value + weight - 1) // weight)
         try:
-            if part.complete:
+            if part.complete and size <= FEW_OPTIONS:  # listing them all is quicker than the walk
+                tied.append([option for option in _complete_options(part, cost) if option[0] <= ceiling])
+            elif part.complete:
                 tied.append(_complete_options_up_to(part, cost, ceiling, budget))
             else:
                 tied.append([(v, c) for v, c in _matching_options(part, cost) if v <= ceiling])
@@ -745,6 +750,8 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
             return sorted(p for _, pairs, _ in best for p in pairs), False
     if _table_entries([len(t) for t in tied]) > MAX_TABLE_ENTRIES:
         return sorted(p for _, pairs, _ in best for p in pairs), False
+    if all(len(options) == 1 for options in tied):  # one tied choice each: nothing to search
+        return sorted(p for (_, pairs), in tied for p in pairs), True
     return _SmallSearch(parts, tied, weight, budget).run()
 
 
