@@ -893,10 +893,11 @@ class _SmallSearch:
         self.rows: dict[tuple[int, int, int], list[int]] = {}
         # Parts whose options differ most in value first: their choice moves the bound most, so
         # branches die sooner (on the TED set ~15% fewer nodes than most options first).
-        spread = [max(values) - min(values) for values in ([v for v, _ in opts] for opts in options)]
+        self.values = [[value for value, _ in opts] for opts in options]
+        spread = [max(values) - min(values) for values in self.values]
         self.order = sorted(range(n), key=lambda k: (-spread[k], k))
         # The incumbent: each part's own best option (the group's "floor" choice).
-        self.best = [min(range(len(opts)), key=lambda c: opts[c][0]) for opts in options]
+        self.best = [values.index(min(values)) for values in self.values]
         # (through _row: where the search meets these two options in this order, it reuses the row)
         self.best_value = (sum(opts[c][0] for opts, c in zip(options, self.best))
                            + sum(self._row(k, self.best[k], m)[self.best[m]]
@@ -912,7 +913,7 @@ class _SmallSearch:
 
     def run(self) -> tuple[list[Pair], bool]:
         n = len(self.options)
-        acc = [[value for value, _ in opts] for opts in self.options]
+        acc = self.values  # (read only: the search replaces a part's list, never changes it)
         pair_floor = sum(v for (k, m), v in self.least.items() if k < m)
         self.choice = [0] * n
         self._visit(0, 0, acc, [min(a) for a in acc], pair_floor, set(range(n)))
@@ -927,7 +928,7 @@ class _SmallSearch:
         k = self.order[depth]
         open_parts = open_parts - {k}
         near = [m for m in self.near[k] if m in open_parts]
-        floor = pair_floor - sum(self.least.get((k, m), 0) for m in near)
+        floor = pair_floor - sum(self.least.get((k, m), 0) for m in near) if self.least else pair_floor
         rest_low = sum(map(lows.__getitem__, open_parts))
         mine = acc[k]
         for c in sorted(range(len(mine)), key=mine.__getitem__):
