@@ -262,7 +262,7 @@ class Part:
     hyp token may pair with every ref token (a word class K(a, b)); otherwise ``cands`` lists each
     hyp token's candidates and ``need`` is the component's maximum matching size."""
 
-    __slots__ = ("hyps", "refs", "complete", "cands", "need", "adjacent", "matchings")
+    __slots__ = ("hyps", "refs", "complete", "cands", "need", "adjacent", "matchings", "short_costs")
 
     def __init__(self, hyps: list[int], refs: list[int], cands: dict[int, list[int]] | None = None,
                  need: int | None = None):
@@ -273,6 +273,20 @@ class Part:
         # Two of its own pairs can link only if both sides hold neighbouring positions.
         self.adjacent = _has_neighbours(hyps) and _has_neighbours(refs)
         self.matchings: list[list[Pair]] | None | bool = False  # not enumerated yet (_matchings)
+        self.short_costs: tuple | None = None  # (cost, its table) from _short_side_costs
+
+    def short_side_costs(self, cost) -> list[list[int]]:
+        """A complete part's costs against ``cost`` along its shorter side: for each hyp token
+        its costs with every ref token when hyps are fewer (or as many), else for each ref token
+        its costs with every hyp token. Kept for the last ``cost`` asked: the part's own best
+        choice and, in a joint search, its options read the same numbers."""
+        if self.short_costs is None or self.short_costs[0] is not cost:
+            if len(self.hyps) <= len(self.refs):
+                table = [cost.row(i, self.refs) for i in self.hyps]
+            else:
+                table = [cost.col(j, self.hyps) for j in self.refs]
+            self.short_costs = (cost, table)
+        return self.short_costs[1]
 
     def candidates(self) -> list[Pair]:
         if self.complete:
@@ -545,19 +559,19 @@ def _cheapest(part: Part, cost, budget: Budget | None = None) -> tuple[int, list
         return (*min(options, key=_first), True)
     hyps, refs = part.hyps, part.refs
     if len(hyps) == 1:  # the common shapes: one copy on one side, choose its partner
-        costs = cost.row(hyps[0], refs)
+        costs = part.short_side_costs(cost)[0]
         value = min(costs)
         return value, [(hyps[0], refs[costs.index(value)])], True
     if len(refs) == 1:
-        costs = cost.col(refs[0], hyps)
+        costs = part.short_side_costs(cost)[0]
         value = min(costs)
         return value, [(hyps[costs.index(value)], refs[0])], True
     if not part.adjacent:
         if len(hyps) == 2:  # two copies on one side (the next most common): p < q, in one pass
-            p, q, value = _cheapest_two(cost.row(hyps[0], refs), cost.row(hyps[1], refs))
+            p, q, value = _cheapest_two(*part.short_side_costs(cost))
             return value, [(hyps[0], refs[p]), (hyps[1], refs[q])], True
         if len(refs) == 2:
-            p, q, value = _cheapest_two(cost.col(refs[0], hyps), cost.col(refs[1], hyps))
+            p, q, value = _cheapest_two(*part.short_side_costs(cost))
             return value, [(hyps[p], refs[0]), (hyps[q], refs[1])], True
     table = []
     for i in hyps:
@@ -773,12 +787,11 @@ def _table_entries(sizes: list[int]) -> int:
 def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
     """Every monotone pairing of a complete part with its value (few: a small group)."""
     hyps, refs = part.hyps, part.refs
+    table = part.short_side_costs(cost)
     if len(hyps) <= len(refs):
-        table = [cost.row(i, refs) for i in hyps]
         options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
                    for pick in combinations(range(len(refs)), len(hyps))]
     else:
-        table = [cost.col(j, hyps) for j in refs]
         options = [(sum(map(list.__getitem__, table, pick)), list(zip(map(hyps.__getitem__, pick), refs)))
                    for pick in combinations(range(len(hyps)), len(refs))]
     if part.adjacent:
@@ -794,10 +807,8 @@ def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> l
     branch entered ends in at least one option, so the walk costs about what it returns.
     Raises OutOfTime when ``budget`` runs out."""
     hyps, refs = part.hyps, part.refs
-    if len(hyps) <= len(refs):
-        short, long, table = hyps, refs, [cost.row(i, refs) for i in hyps]
-    else:
-        short, long, table = refs, hyps, [cost.col(j, hyps) for j in refs]
+    short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
+    table = part.short_side_costs(cost)
     k, n = len(short), len(long)
     # linked[q][p]: short tokens q − 1, q on long tokens p − 1, p are diagonal neighbours (−1).
     # Both tables are k·n (up to a few million numbers for a word repeated ~1,000 times): the
