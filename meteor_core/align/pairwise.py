@@ -527,16 +527,18 @@ def _value(unary, table, choice: list[int]) -> float:
 def _descend(unary, table, choice: list[int], budget) -> list[int]:
     """Coordinate descent: each part in turn takes its best option given the others'."""
     choice = list(choice)
+    # Each part's tables, oriented with its own options along the rows (a view: no copy).
+    tables_of: list[list] = [[] for _ in unary]
+    for (a, m), t in table.items():
+        tables_of[a].append((m, t))
+        tables_of[m].append((a, t.T))
     improved = True
     while improved and not budget.out_of_time():
         improved = False
         for k in range(len(unary)):
             scores = unary[k].copy()
-            for (a, m), t in table.items():
-                if a == k:
-                    scores += t[:, choice[m]]
-                elif m == k:
-                    scores += t[choice[a], :]
+            for m, t in tables_of[k]:
+                scores += t[:, choice[m]]
             c = int(np.argmin(scores))
             if scores[c] < scores[choice[k]]:
                 choice[k], improved = c, True
