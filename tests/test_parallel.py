@@ -70,6 +70,15 @@ def test_results_travel_as_their_fields():
         assert type(back) is SegmentResult and type(back.stats) is type(result.stats)
         assert [type(r) for r in back.per_reference] == [scorer.PairResult] * len(result.per_reference)
     assert odd_tokens.hyp_tokens == pickle.loads(pickle.dumps(odd_tokens)).hyp_tokens == ("a b", "", "c", "")
+    # A subclass of a user's, with a field of its own, keeps its whole state.
+    back = pickle.loads(pickle.dumps(NotedResult(*[getattr(one_ref, f.name) for f in dataclasses.fields(one_ref)],
+                                                 note="checked")))
+    assert type(back) is NotedResult and back.note == "checked" and back.to_dict() == one_ref.to_dict()
+
+
+@dataclasses.dataclass
+class NotedResult(SegmentResult):
+    note: str = ""
 
 
 def test_pool_used_and_results_come_from_workers(small_chunks):
