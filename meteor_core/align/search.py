@@ -273,7 +273,7 @@ class Part:
         # Two of its own pairs can link only if both sides hold neighbouring positions.
         self.adjacent = _has_neighbours(hyps) and _has_neighbours(refs)
         self.matchings: list[list[Pair]] | None | bool = False  # not enumerated yet (_matchings)
-        self.short_costs: tuple | None = None  # (cost, its table) from _short_side_costs
+        self.short_costs: tuple | None = None  # (cost, its table): see short_side_costs
 
     def short_side_costs(self, cost) -> list[list[int]]:
         """A complete part's costs against ``cost`` along its shorter side: for each hyp token
