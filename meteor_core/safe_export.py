@@ -104,11 +104,13 @@ def read_delimited(text: str, delimiter: str = ",") -> tuple[list[str], list[lis
 
 def strict_json_value(value: Any) -> Any:
     """``value`` with every NaN or infinity replaced by None (JSON has no such numbers) and
-    numpy scalars or arrays as plain Python numbers and lists."""
+    numpy scalars or arrays as plain Python numbers and lists; dict keys as JSON writes them
+    (text as it is, True/False/None as true/false/null, numbers as Python writes them, anything
+    else by str())."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else k: strict_json_value(v) for k, v in value.items()}
+        return {_json_key(k): strict_json_value(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [strict_json_value(v) for v in value]
     if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # numpy scalar or array
@@ -118,9 +120,28 @@ def strict_json_value(value: Any) -> Any:
     return value
 
 
+def _json_key(key: Any) -> str:
+    """A dict key as json.dumps writes it (so that both ways of json_text write the same)."""
+    if isinstance(key, str):
+        return key
+    if key is True or key is False or key is None:
+        return json.dumps(key)
+    if isinstance(key, (int, float)) and not hasattr(key, "tolist"):  # Python's own numbers
+        return json.dumps(key) if isinstance(key, int) or math.isfinite(key) else repr(key)
+    return str(key)
+
+
 def json_text(value: Any, indent: int | None = None) -> str:
-    """Strict JSON (what any parser accepts): NaN and infinities as null, text as UTF-8."""
-    return json.dumps(strict_json_value(value), ensure_ascii=False, allow_nan=False, indent=indent)
+    """Strict JSON (what any parser accepts): NaN and infinities as null, text as UTF-8.
+
+    json's C encoder is tried first: it refuses what plain JSON cannot hold (a NaN or infinity,
+    a numpy or pandas value, a key it cannot write), and only then is the value rewritten by
+    strict_json_value, in Python. A CLI segment's JSON line was ~2/3 of that rewriting, more
+    than scoring the segment."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+    except (ValueError, TypeError):
+        return json.dumps(strict_json_value(value), ensure_ascii=False, allow_nan=False, indent=indent)
 
 
 def jsonl_text(values: Iterable[Any]) -> str:

@@ -76,3 +76,41 @@ def test_json_is_strict():
     assert read_json_strict(text) == {"score": None, "ci": [None, None, 0.5], "name": "é"}
     with pytest.raises(ValueError):
         read_json_strict(json.dumps({"x": float("nan")}))  # what plain json.dumps would have written
+
+
+def test_json_written_the_same_by_the_encoder_or_after_rewriting(monkeypatch):
+    """json_text lets json's C encoder write plain values and rewrites only what it refuses (NaN,
+    infinities, numpy values, keys it cannot write): both ways write the same text, keys
+    included (True, None, numbers), and a scored segment takes the fast way."""
+    import random
+
+    import numpy as np
+
+    from meteor_core import safe_export, scorer
+
+    rng = random.Random(3)
+    leaves = [0, -7, 10**20, 0.5, -0.0, 1e300, float("nan"), float("inf"), True, False, None, "é", "=1+2", "",
+              np.float64(2.5), np.int64(4), np.float32("nan"), np.bool_(True), np.arange(3), (1, "a")]
+    keys = ["k", "", True, False, None, 3, 2.5, -0.0, float("inf"), np.int64(9), (1, 2)]
+
+    def value(depth):
+        if depth > 3 or rng.random() < 0.4:
+            return rng.choice(leaves)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randint(0, 4))]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 4))}
+
+    real, refused = safe_export.strict_json_value, 0
+    for _ in range(3000):
+        v = value(0)
+        try:
+            json.dumps(v, allow_nan=False)
+        except (ValueError, TypeError):
+            refused += 1  # the C encoder refuses it: rewritten first
+        for indent in (None, 2):
+            assert json_text(v, indent=indent) == json.dumps(real(v), ensure_ascii=False, allow_nan=False, indent=indent)
+    assert 500 < refused < 2500  # both ways taken
+    result = scorer.score("the cat sat on the mat .", ["a cat sat on the mat ."])
+    want = json.dumps(real(result.to_dict()), ensure_ascii=False)
+    monkeypatch.setattr(safe_export, "strict_json_value", lambda v: pytest.fail("a scored segment rewritten"))
+    assert json_text(result.to_dict()) == want
