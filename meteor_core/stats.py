@@ -18,6 +18,7 @@ perfect segments scores 1. The formula is computed with the jar's operations in 
 """
 from __future__ import annotations
 
+from operator import add
 from typing import NamedTuple
 
 from .config import STAGES, MeteorConfig
@@ -26,7 +27,9 @@ _ZERO = (0,) * len(STAGES)
 
 
 def _add(a: tuple, b: tuple) -> tuple:
-    return tuple(x + y for x, y in zip(a, b))
+    if b == _ZERO:  # 2005 statistics keep no per-stage counts: nothing to add
+        return a
+    return tuple(map(add, a, b))
 
 
 class MeteorStats(NamedTuple):
@@ -46,8 +49,10 @@ class MeteorStats(NamedTuple):
     ref_function_matches: tuple = _ZERO
 
     def __add__(self, other: "MeteorStats") -> "MeteorStats":  # sums the statistics (not tuple +)
-        return MeteorStats(*[_add(a, b) if isinstance(a, tuple) else a + b
-                             for a, b in zip(self.corpus_part(), other.corpus_part())])
+        # Field by field, spelled out: the CLI adds every segment to its running total.
+        a, b = self.corpus_part(), other.corpus_part()
+        return MeteorStats(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5],
+                           _add(a[6], b[6]), _add(a[7], b[7]), _add(a[8], b[8]), _add(a[9], b[9]))
 
     def corpus_part(self) -> "MeteorStats":
         """What these statistics add to a corpus total: themselves, except that a perfectly
