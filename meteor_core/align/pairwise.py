@@ -337,16 +337,20 @@ def _joint_matrix(options: list[Options], weight: int) -> np.ndarray:
     pair_costs[:total, :total] = _cost_between(every, every, weight)
     by_option = np.ascontiguousarray(_gather_sum(pair_costs, rows).T)  # candidates x options
     joint = _gather_sum(by_option, rows)  # options x options
-    ends = np.cumsum(sizes)
-    for start, end in zip(ends - sizes, ends):
+    for start, end in zip(*_block_bounds(sizes)):
         joint[start:end, start:end] = 0
     return joint
 
 
+def _block_bounds(sizes) -> tuple[np.ndarray, np.ndarray]:
+    """Where each part's options start and end when the options are numbered part after part."""
+    ends = np.cumsum(sizes)
+    return ends - sizes, ends
+
+
 def _blocks_joined(unary, table) -> np.ndarray:
     """The tables of ``table`` as one matrix (as _joint_matrix makes it)."""
-    ends = np.cumsum([len(u) for u in unary])
-    starts = ends - [len(u) for u in unary]
+    starts, ends = _block_bounds([len(u) for u in unary])
     joint = np.zeros((ends[-1], ends[-1]))
     for (k, m), t in table.items():
         joint[starts[k]:ends[k], starts[m]:ends[m]] = t
@@ -361,8 +365,7 @@ def _solve_dense(unary, joint: np.ndarray, start: list[int], budget) -> tuple[li
     values = np.concatenate(unary)
     part_of = np.repeat(np.arange(n), [len(u) for u in unary])
     kept = np.arange(len(values))  # the options still in ``values``/``joint``, as numbered at first
-    ends = np.cumsum([len(u) for u in unary])
-    starts = ends - [len(u) for u in unary]
+    starts, ends = _block_bounds([len(u) for u in unary])
     first_of = starts.copy()  # where each part's options started at first
     best = _descend_joint(values, joint, starts, ends, [int(s + c) for s, c in zip(starts, start)], budget)
     best_value = float(values[best].sum() + 0.5 * joint[np.ix_(best, best)].sum())
@@ -380,8 +383,7 @@ def _solve_dense(unary, joint: np.ndarray, start: list[int], budget) -> tuple[li
             break
         keep = np.flatnonzero(mask)
         values, joint, part_of, kept = values[keep], joint[np.ix_(keep, keep)], part_of[keep], kept[keep]
-        ends = np.cumsum(np.bincount(part_of, minlength=n))
-        starts = ends - np.bincount(part_of, minlength=n)
+        starts, ends = _block_bounds(np.bincount(part_of, minlength=n))
         best = [int(b) for b in np.searchsorted(keep, best)]
     choice = [b - int(s) for b, s in zip(best, starts)]
     if budget.exhausted:
