@@ -20,10 +20,10 @@ held to a line-by-line port of the Java in the tests (tests/meteor15_reference.p
 
 Speed: partial alignments are tuples (key first) sharing their chosen matches as linked pairs,
 used words are an int bit mask, and candidates are computed once per distinct reference word.
-Bounds: the search ``budget`` is checked at every reference position; past it (or once a position
-would hold more than MAX_STEP_PATHS partial alignments in all) the best partial alignment is
-finished greedily, and the result says optimal=False. Otherwise optimal=True means "exactly the
-jar's search", not a proof of optimality.
+Bounds: every reference position spends from the segment's work ``budget`` (search.Budget) the
+partial alignments it may make (paths x candidates) before making them; once it is spent the best
+partial alignment is finished greedily, and the result says optimal=False. Otherwise
+optimal=True means "exactly the jar's search", not a proof of optimality.
 """
 from __future__ import annotations
 
@@ -37,10 +37,6 @@ from .search import Budget
 from .types import Alignment
 
 BEAM_SIZE = 40
-# A position's successors are created before the beam cuts them to 40: with hundreds of
-# candidates a word (repeated words) that is 40 x hundreds of tuples. Past this many in a step
-# the search stops being exact and finishes greedily (optimal=False).
-MAX_STEP_PATHS = 200_000
 
 _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem", "synonym", "paraphrase"))
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
@@ -233,23 +229,21 @@ def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
 
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
-    loading = time.perf_counter()  # loading a resource once is not this segment's search time
+    budget = Budget() if budget is None else budget
+    loading = time.thread_time()  # loading a resource once is not this segment's search
     table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
     if "synonym" in stages:
         resources.load_synonyms(config.synonym_source)
-    if budget is not None:
-        budget.extend(time.perf_counter() - loading)
+    budget.extend(time.thread_time() - loading)
     per_ref, fixed = _candidates(hyp, ref, stages, config, table)
     chunk, cover = _key_units(per_ref, len(hyp))
     if _COMPILED and not _keys_fit(len(ref), len(hyp), cover):
         return _accel.source_module(__name__).align_meteor_beam(hyp, ref, config, budget)
     best, complete = _search(per_ref, fixed, budget, chunk, cover)
-    if not complete and budget is not None:
-        budget.exhausted = True
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
 
 
-def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int, cover: int) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget, chunk: int, cover: int) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
@@ -262,8 +256,6 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
     paths = [_START]
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
-    clock = time.perf_counter
-    wall_deadline = budget.wall_deadline if budget is not None else float("inf")
     for j, cands in enumerate(per_ref):
         match = fixed[j]
         if uniform and (common_busy > j or match is not None or not cands):
@@ -282,11 +274,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
             del paths[BEAM_SIZE:]
-        cut = len(paths) * len(cands) > MAX_STEP_PATHS
-        if not cut and clock() > wall_deadline:  # the cheap clock first; the budget then checks CPU time
-            cut = budget.out_of_time()
-            wall_deadline = budget.wall_deadline
-        if cut:
+        if budget.spend(len(paths) * len(cands) + 1):  # the paths this step may make
             path = _actual(paths[0], base, uniform, common_last, common_busy)
             return _finish_greedily(path, per_ref, fixed, j, chunk, cover), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
