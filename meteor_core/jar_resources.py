@@ -199,14 +199,15 @@ class ParaphraseTable:
         self.pairs = pairs
         self.max_words = max((p.count(" ") + 1 for p in pairs), default=0)
 
-    def paths(self, words: list[str], start: int) -> list[tuple[int, str]]:
+    def paths(self, words: list[str], start: int, most: int | None = None) -> list[tuple[int, str]]:
         """getReferencePaths: (phrase length, paraphrase) for the phrases starting at ``start``,
-        shortest phrase first, each phrase's paraphrases in file order."""
+        shortest phrase first, each phrase's paraphrases in file order (only its first ``most`` if
+        given)."""
         found = []
         for end in range(start + 1, min(start + self.max_words, len(words)) + 1):
             paraphrases = self.pairs.get(" ".join(words[start:end]))
             if paraphrases:
-                found += [(end - start, p) for p in paraphrases]
+                found += [(end - start, p) for p in paraphrases[:most]]
         return found
 
 

@@ -230,3 +230,55 @@ def test_the_text_summary_counts_both_kinds_of_cut():
     text = format_text(totals, corpus_from_stats(totals.stats, config), config)
     assert "2 segment(s) hit the search's work budget" in text
     assert "1 segment(s) hit the safety time limit" in text
+
+
+def _table_mapping_the(tmp_path, count: int, matching_at: int | None = None) -> str:
+    """A Meteor-format paraphrase table (gzip) that maps "the" to ``count`` paraphrases, the one
+    at index ``matching_at`` being "a" (a word of the sentences below)."""
+    import gzip
+
+    lines = [f"0.5\nthe\n{'a' if k == matching_at else f'para{k} word'}\n" for k in range(count)]
+    path = tmp_path / f"the-{count}-{matching_at}.gz"
+    path.write_bytes(gzip.compress("".join(lines).encode()))
+    return str(path)
+
+
+def test_paraphrases_are_bounded_per_phrase_and_per_segment(tmp_path):
+    """An uploaded table that maps "the" to more paraphrases than MAX_PARAPHRASES (the issue's
+    had 1.3 M: two minutes a rerun on 400 x "the"): the segment is scored within the bound and
+    marked cut by work."""
+    from meteor_core.align import beam
+
+    table = _table_mapping_the(tmp_path, 3 * beam.MAX_PARAPHRASES)
+    config = MeteorConfig.meteor15(stages=("exact", "paraphrase"), paraphrase_table=table)
+    score("the", ["a"], config)  # the table is read once, outside the timing
+    start = time.thread_time()
+    result = score(" ".join(["the"] * 400), [" ".join(["the"] * 390)], config)
+    assert time.thread_time() - start < BOUND
+    assert result.optimal is False and result.stopped_by == "work" and result.matches == 390
+    short = score("the cat sat", ["a cat sat"], config)  # one phrase over the bound: cut too
+    assert short.optimal is False and short.stopped_by == "work"
+
+
+@pytest.mark.parametrize("matching_at, found", [(5, True), (15_000, False)])
+def test_a_phrase_keeps_its_first_paraphrases_in_file_order(tmp_path, matching_at, found):
+    from meteor_core.align import beam
+
+    assert beam.MAX_PARAPHRASES == 10_000
+    table = _table_mapping_the(tmp_path, 20_000, matching_at)
+    config = MeteorConfig.meteor15(stages=("exact", "paraphrase"), paraphrase_table=table)
+    result = score("the cat sat", ["a cat sat"], config)
+    assert (result.matches_by_stage.get("paraphrase", 0) == 1) is found
+    assert result.stopped_by == "work"  # (a phrase over the bound: cut either way)
+
+
+def test_a_table_under_the_bound_is_whole():
+    """The jar's own English table never reaches the bound (its largest entry has 934
+    paraphrases), so meteor15 with it stays the jar's number."""
+    from meteor_core import jar_resources
+    from meteor_core.align import beam
+
+    if jar_resources.find_jar() is None:
+        pytest.skip("needs a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
+    table = jar_resources.paraphrase_table(str(jar_resources.paraphrase_path()))
+    assert 900 < max(map(len, table.pairs.values())) < beam.MAX_PARAPHRASES
