@@ -379,7 +379,8 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
 
 def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
     """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
-    ordered: dict[int, list[int]] = {}  # id of a list -> it sorted: tokens of one word share one list
+    # id of a list -> it sorted: tokens of one word share one list (all alive in ``cands`` meanwhile)
+    ordered: dict[int, list[int]] = {}
     cands = {i: ordered.get(id(js)) or ordered.setdefault(id(js), sorted(js)) for i, js in cands.items() if js}
     if not cands:
         return [], True
