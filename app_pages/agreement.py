@@ -21,6 +21,7 @@ import streamlit as st
 
 from app_pages import page_state
 from components import agreement_views as views
+from components.cache_keys import digest
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
 from components.request_budget import OverBudget, request_deadline
@@ -104,7 +105,9 @@ def _tune(table_key: tuple, metric_key: str, parameters: tuple, objective: str, 
 
 
 def _metric_key(metric) -> str:
-    return metric.signature() if isinstance(metric, MeteorConfig) else metric
+    """A metric's part of a shared cache key: the whole configuration of a METEOR (its signature
+    names a paraphrase table by file name only), the name of a sacrebleu metric."""
+    return digest(metric.to_dict()) if isinstance(metric, MeteorConfig) else metric
 
 
 def _score_all(table_key, table, metrics: dict) -> dict:
@@ -350,7 +353,7 @@ if not metrics:
     st.stop()
 scored = score_metrics(table, table_key, metrics)
 try:
-    report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
+    report = _agreement(table_key, tuple((name, _metric_key(m)) for name, m in metrics.items()), samples, seed, table,
                         list(scored.values()))
 except OverBudget as exc:
     _problem(f"{exc}. Take fewer bootstrap samples, or run the command line's agree.")

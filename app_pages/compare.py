@@ -16,7 +16,6 @@ bytes, since Streamlit's uploader forgets its files when its page is left).
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +24,7 @@ import streamlit as st
 
 from app_pages import page_state
 from components import compare_views, research_views
+from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
 from components.missing_resources import MISSING_RESOURCES, show_missing
@@ -129,21 +129,19 @@ def _load_table(table_files):
     return test_set.systems, test_set.references, test_set.sources
 
 
-def _key(systems, references, config) -> str:
-    h = hashlib.sha256(config.signature().encode())
-    for name, lines in systems.items():
-        h.update(name.encode() + b"\0" + "\n".join(lines).encode() + b"\1")
-    h.update("\n".join("\t".join(r) for r in references).encode())
-    return h.hexdigest()
+def _key(systems, references, sources, config) -> str:
+    """What keys every cache of a comparison, the shared ones included: a digest of all that
+    makes its values (system names and outputs, references, sources, the whole configuration)."""
+    return digest(systems, references, sources, config.to_dict())
 
 
-def _compare(systems, references, config):
+def _compare(systems, references, sources, config):
     """Score once per (data, configuration); later reruns (filters, selection) reuse it.
     Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
     runs over the request's time budget stops with OverBudget, which is kept like a result, so
     that the reruns a filter causes do not start it again."""
     cache = st.session_state.setdefault("comparisons", {})
-    key = _key(systems, references, config)
+    key = _key(systems, references, sources, config)
     if key not in cache:
         bar = st.progress(0.0, text="Scoring…")
 
@@ -319,7 +317,7 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.warning(markdown_literal(str(exc)))  # messages quote file and column names
         st.stop()
     try:
-        key, comparison = _compare(systems, references, config)
+        key, comparison = _compare(systems, references, sources, config)
     except MISSING_RESOURCES as exc:
         show_missing(exc, "compare")
         st.stop()
