@@ -111,12 +111,13 @@ def score_sacrebleu(table: JudgedTable, name: str, progress: Progress | None = N
                         sign * sentence, stats, sacrebleu_name=name)
 
 
-def score_metric(table: JudgedTable, metric: str | MeteorConfig, progress: Progress | None = None) -> MetricScores:
-    """A metric by name (a METEOR preset, bleu, chrf, ter) or a METEOR configuration."""
+def score_metric(table: JudgedTable, metric: str | MeteorConfig, progress: Progress | None = None,
+                 language: str = "en") -> MetricScores:
+    """A metric by name (a METEOR preset, in ``language``; bleu, chrf, ter) or a METEOR configuration."""
     if isinstance(metric, MeteorConfig):
         return score_meteor(table, metric, progress=progress)
     if metric in PRESET_NAMES:
-        return score_meteor(table, MeteorConfig.preset(metric), progress=progress)
+        return score_meteor(table, MeteorConfig.preset(metric, language=language), progress=progress)
     if metric in sacrebleu_metrics.METRICS:
         return score_sacrebleu(table, metric, progress)
     raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(METRIC_NAMES)}")

@@ -15,12 +15,14 @@ from ..scorer import score, score_corpus
 
 # factor -> the MeteorConfig fields it covers (every field but ``name``, so the walk ends at B)
 FACTORS: dict[str, tuple[str, ...]] = {
+    "language": ("language",),
+    "unicode form": ("normalize",),
     "tokenisation": ("tokenizer", "lowercase"),
     "stemmer": ("stemmer",),
     "synonym resource": ("synonym_lookup", "synonym_source"),
     "stages": ("stages", "paraphrase_table"),
     "alignment search": ("aligner",),
-    "scoring formula": ("scoring",),
+    "scoring formula": ("scoring", "task"),
     "module weights": ("module_weights",),
     "delta": ("delta", "function_words"),
     "alpha": ("alpha",),
@@ -92,16 +94,22 @@ def _walk(config_a: MeteorConfig, config_b: MeteorConfig, order: Sequence[str] |
     first = evaluate(config_a)
     terms_a = _terms(first)
     previous, current, steps = first.score, config_a, []
+    pending: list[str] = []  # factors whose change alone is no valid configuration (taken with the next)
     for factor in order:
         fields = FACTORS[factor]
         if all(getattr(current, f) == getattr(config_b, f) for f in fields):
             continue
-        change = "; ".join(f"{f} {_show(getattr(current, f))} → {_show(getattr(config_b, f))}"
-                           for f in fields if getattr(current, f) != getattr(config_b, f))
-        current = replace(current, **{f: getattr(config_b, f) for f in fields})
+        pending.append(factor)
+        changed = [f for name in pending for f in FACTORS[name] if getattr(current, f) != getattr(config_b, f)]
+        try:  # e.g. German with the Porter stemmer, a paraphrase stage without the beam: not a METEOR
+            nxt = replace(current, **{f: getattr(config_b, f) for f in changed})
+        except ValueError:
+            continue
+        change = "; ".join(f"{f} {_show(getattr(current, f))} → {_show(getattr(config_b, f))}" for f in changed)
+        current = nxt
         result = evaluate(current)
-        steps.append(Step(factor, change, result.score, result.score - previous, _terms(result), current))
-        previous = result.score
+        steps.append(Step(" + ".join(pending), change, result.score, result.score - previous, _terms(result), current))
+        previous, pending = result.score, []
     last = evaluate(config_b) if steps else first
     return Difference(config_a, config_b, first.score, last.score, terms_a, _terms(last), order, steps, first, last)
 
@@ -124,6 +132,8 @@ def explain_corpus_difference(hypotheses: Sequence[str], references: Sequence[Se
 
 
 WHY = {
+    "language": "the language sets the stemmer, the function words and the tokeniser's rules",
+    "unicode form": "one composes decomposed accents (Unicode NFC) before reading the text, the other does not",
     "tokenisation": "the two read the text into different tokens",
     "stemmer": "the stemmers conflate different word forms",
     "synonym resource": "synonyms are looked up differently (words vs NLTK's Porter stems, WordNet vs the jar's files)",
@@ -138,6 +148,11 @@ WHY = {
 }
 
 
+def _why(step_factor: str) -> str:
+    """Why a step's factor matters (a step that had to take several factors at once names each)."""
+    return "; ".join(WHY[f] for f in step_factor.split(" + "))
+
+
 def summarise(d: Difference) -> str:
     """Plain-language account of the waterfall, biggest factor first."""
     if not d.steps:
@@ -147,7 +162,7 @@ def summarise(d: Difference) -> str:
     lead = ("most of the gap" if abs(top.delta) >= 0.5 * sum(abs(s.delta) for s in d.steps) else "the largest part")
     words = [f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
              f"(difference {number(d.total, signed=True)}). Going from {d.config_a.name} to {d.config_b.name}, "
-             f"{lead} ({number(top.delta, signed=True)}) comes from {top.factor}: {WHY[top.factor]} ({top.change})."]
+             f"{lead} ({number(top.delta, signed=True)}) comes from {top.factor}: {_why(top.factor)} ({top.change})."]
     # "No visible difference" only for what shows as zero at the 4 decimals every table uses.
     rest = [s for s in ranked[1:] if not rounds_to_zero(s.delta)]
     if rest:

@@ -79,7 +79,7 @@ def _score_all(table, args):
     """Every requested metric's scores, plus "custom" (the configuration the flags set) when any
     parameter flag is given; returns them and the scores tuning starts from."""
     names = _metric_list(args.metrics)
-    scored = [agree.score_metric(table, name, _progress(f"scoring {name}")) for name in names]
+    scored = [agree.score_metric(table, name, _progress(f"scoring {name}"), language=args.lang) for name in names]
     tuned_from = None
     config = build_config(args)
     if _has_overrides(args):

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
-from ..config import PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, MeteorConfig, check_parameter
+from .. import languages
+from ..config import (PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, UNICODE_FORMS, MeteorConfig, check_parameter,
+                      missing_default_modules)
+from ..language_check import mismatch_note
+from ..tokenize import TOKENIZERS
 from ..jar_resources import JarMissingError
 from ..parallel import MIN_PARALLEL_ITEMS, available_cores
 from ..resources import WordNetMissingError
@@ -18,9 +23,34 @@ USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, ValueError)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    """--preset, --no-synonyms and the parameter overrides, the same on every subcommand."""
+    """--preset, the language and modules, --no-synonyms and the parameter overrides, the same on
+    every subcommand."""
     parser.add_argument("--preset", default="meteor2005", choices=PRESET_NAMES)
-    parser.add_argument("--no-synonyms", action="store_true", help="score without the WordNet synonym stage")
+    parser.add_argument("--lang", "--language", dest="lang", default="en", metavar="LANG",
+                        help="the language of the translations and references: " + ", ".join(languages.LANGUAGES)
+                             + " (also the jar's names: cz, se, english, german, ...). Meteor 1.5's stemmer, "
+                             "function words, -norm rules, parameters and paraphrase table for it (default en)")
+    parser.add_argument("--task", choices=languages.TASKS,
+                        help="meteor15: the jar's -t, whose α β γ δ and module weights to take (default: rank for "
+                             "en cs fr es de ru, li for the other languages)")
+    parser.add_argument("--modules", nargs="+", metavar="MODULE",
+                        help="the modules to run, in the order exact stem synonym paraphrase (the jar's -m; meteor15 "
+                             "gives them the task's weights by position, as the jar does; the other presets run "
+                             "them as stages)")
+    parser.add_argument("--weights", nargs="+", metavar="W",
+                        help="meteor15: the modules' weights (the jar's -w), by position in --modules")
+    parser.add_argument("--paraphrase-table", metavar="PATH",
+                        help="meteor15: a Meteor-format paraphrase table (default: the jar's for the language, "
+                             "data/paraphrase-<lang>.gz beside it, when present)")
+    parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS),
+                        help="meteor-norm is the jar's -norm (meteor15's default where the jar has one), "
+                             "meteor-space its -lower or no normalisation (with --keep-case), meteor-norm-nopunct "
+                             "-norm -noPunct")
+    parser.add_argument("--keep-case", action="store_true", help="do not lowercase (the jar without -lower/-norm)")
+    parser.add_argument("--normalize", choices=[f.lower() for f in UNICODE_FORMS],
+                        help="Unicode normalisation before tokenising (default: nfc for meteor2005; none for nltk "
+                             "and meteor15, as NLTK and the jar take text as given)")
+    parser.add_argument("--no-synonyms", action="store_true", help="score without the synonym stage")
     parser.add_argument("--synonyms-from", choices=SYNONYM_SOURCES,
                         help="synonyms from NLTK's WordNet or from the Meteor 1.5 jar's own files (meteor15's "
                              "default; its function words and -norm prefixes always come from the jar: METEOR_JAR, "
@@ -50,13 +80,65 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
-    config = MeteorConfig.preset(args.preset)
+    """The configuration the arguments name (ValueError, with the jar's wording where it refuses
+    the same choice, for a combination that does not exist)."""
+    preset = args.preset
+    chosen = {"language": args.lang}
+    if preset == "meteor15":
+        chosen.update(task=args.task, modules=args.modules, weights=_weights(args.weights))
+    else:
+        for flag, value in (("--task", args.task), ("--weights", args.weights)):
+            if value is not None:
+                raise ValueError(f"{flag} is Meteor 1.5's (--preset meteor15); {preset} has no module weights or tasks")
+        if args.modules is not None:
+            chosen["stages"] = tuple(args.modules)
+    if args.paraphrase_table is not None:
+        chosen["paraphrase_table"] = args.paraphrase_table
+    config = MeteorConfig.preset(preset, **chosen)
     overrides = {k: check_parameter(k, getattr(args, k)) for k in PARAMETER_RANGES if getattr(args, k) is not None}
     if args.no_synonyms:
         overrides["stages"] = tuple(s for s in config.stages if s != "synonym")
     if args.synonyms_from:
         overrides["synonym_source"] = args.synonyms_from
+    if args.tokenizer:
+        overrides["tokenizer"] = args.tokenizer
+    if args.keep_case:
+        overrides["lowercase"] = False
+    if args.normalize:
+        overrides["normalize"] = args.normalize
     return replace(config, **overrides) if overrides else config
+
+
+def _weights(values: list[str] | None) -> tuple[float, ...] | None:
+    if values is None:
+        return None
+    try:
+        return tuple(float(v) for v in values)
+    except ValueError:
+        raise ValueError(f"--weights takes numbers (one per module); got {' '.join(values)}"[:200]) from None
+
+
+def config_notes(config: MeteorConfig, texts: list[str] | None = None, modules_chosen: bool = False) -> list[str]:
+    """What a user should know about a configuration before trusting its numbers: modules the
+    jar would run that are missing here (a paraphrase table not on this machine; unless the user
+    chose the modules), input that is not in Unicode NFC under a preset that takes text as given,
+    text that looks like another language than the one chosen. One sentence each, for stderr."""
+    notes = []
+    missing = () if modules_chosen else missing_default_modules(config)
+    if missing:
+        lang = config.language_info
+        notes.append(f"scoring without {' and '.join(missing)}: Meteor 1.5's {lang.display} paraphrase table "
+                     f"(data/paraphrase-{lang.jar_short}.gz beside the jar) is not on this machine, so the modules "
+                     f"are {' '.join(config.stages)} (the signature lists them); the jar itself would stop here. "
+                     "Give one with --paraphrase-table PATH")
+    if texts:
+        if config.normalize == "none" and not all(unicodedata.is_normalized("NFC", t) for t in texts):
+            notes.append(f"some text is not in Unicode NFC (decomposed accents, as some macOS tools write them): "
+                         f"{config.name} scores it as given, as its peer does; --normalize nfc composes it first")
+        mismatch = mismatch_note(texts, config.language)
+        if mismatch:
+            notes.append(mismatch)
+    return notes
 
 
 def fail(message: str) -> int:

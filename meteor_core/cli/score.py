@@ -23,7 +23,9 @@ from ..safe_export import delimited_row, json_text
 from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
 from ..stats import MeteorStats
 from ..textio import iter_segments, zip_same_length
-from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail
+from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, config_notes, fail
+
+NOTE_SAMPLE = 500  # segments read for the notes on the input (Unicode form, language)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -131,9 +133,13 @@ def _results(args: argparse.Namespace, config: MeteorConfig) -> Iterator[Segment
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
+        sample: list[str] = []  # the first segments' texts, for the notes on the input
         if all(Path(p).is_file() for p in [args.hyp, *args.ref]):  # a pipe cannot be read twice
-            for _ in _segments(args):  # a first pass, in constant memory: bad files fail before any output
-                pass
+            for k, row in enumerate(_segments(args)):  # a first pass, in constant memory: bad files fail before any output
+                if k < NOTE_SAMPLE:
+                    sample += row
+        for note in config_notes(config, sample, modules_chosen=args.modules is not None):
+            print(f"note: {note}", file=sys.stderr)
         WRITERS[args.format](_results(args, config), config, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
