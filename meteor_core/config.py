@@ -323,7 +323,7 @@ _TOKENIZER_TAGS = {"meteor-norm": "norm", "meteor-norm-nopunct": "norm-nopunct",
 
 def _signature(config: MeteorConfig) -> str:
     """sacrebleu-style: ``meteor|preset:meteor15|lang:en|task:rank|m:exact+stem+synonym+paraphrase|
-    a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|para:jar|tok:norm|uni:none|v:0.1.0``.
+    a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|para:jar|tok:norm|uni:none|v:0.2.0``.
     The fields every score depends on are always there: the language, the modules (stages) run,
     α, β, γ, the stemmer (``none`` when the stage is off), the synonyms, the tokenizer and the
     Unicode normalisation; for the Meteor 1.x formula also the task, δ and the weights of the
