@@ -27,9 +27,10 @@ PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) a
 # accents (as some macOS tools write them) do not split words; the presets that reproduce a peer
 # (nltk, meteor15) take the text as given, as NLTK and the jar do.
 UNICODE_FORMS = ("NFC", "NFKC", "none")
-# Function words: none, or Meteor 1.5's English list, read from the user's jar ("meteor-en" is
-# another name for it, kept so that older configurations stay valid; stored as "jar").
-FUNCTION_WORD_LISTS = ("none", "jar", "meteor-en")
+# Function words, read from the user's jar: none; "jar", the list the jar uses in every language
+# (its English one: "meteor-en" is another name for it, kept so that older configurations stay
+# valid; stored as "jar"); "language", the language's own list (the jar's -s function/<lang>.words).
+FUNCTION_WORD_LISTS = ("none", "jar", "meteor-en", "language")
 # The one table of parameter ranges: MeteorConfig checks it, and the CLI, the URL and the app's
 # sliders take their bounds from it, so a value is accepted everywhere or nowhere. β's bound is
 # generous (papers and tuned Meteor settings use 0.2 to 3); any finite β >= 0 keeps the score in [0, 1].

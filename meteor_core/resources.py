@@ -260,12 +260,17 @@ def synset_with_lemma(word: str, lemma_name: str) -> str | None:
 
 @lru_cache(maxsize=None)
 def function_words(name: str, language: str = "en") -> frozenset[str]:
-    """A function-word list by name: "none", or Meteor 1.5's list for ``language`` ("jar", also
-    called "meteor-en"), read from the user's meteor-1.5.jar (``function/<language>.words``;
-    nothing of the jar is copied into this package). Without a jar: ``jar_resources.JarMissingError``."""
+    """A function-word list by name, read from the user's meteor-1.5.jar (nothing of the jar is
+    copied into this package; without a jar: ``jar_resources.JarMissingError``):
+    "none"; "jar" (also called "meteor-en"): the list the jar itself uses, ``function/english.words``,
+    in every language (its MeteorConfiguration sets the word list for English and setLanguage never
+    changes it: ``-l de`` weighs English function words); "language": the language's own list
+    (``function/<language>.words``, what the jar's ``-s`` would give it; empty for most languages)."""
     if name == "none":
         return frozenset()
     if name in ("jar", "meteor-en"):
+        return jar_resources.function_words("en")
+    if name == "language":
         return jar_resources.function_words(languages.language(language).code)
     raise ValueError(f"unknown function-word list {name!r}")
 

@@ -138,10 +138,17 @@ def test_without_the_languages_table_meteor15_scores_without_paraphrases_and_say
 
 @needs_jar
 def test_each_languages_function_words_and_prefixes_come_from_the_jar():
+    """The jar weighs its English function words whatever the language (its MeteorConfiguration
+    never moves the word list off English): meteor15 does too; the language's own list is there
+    when asked for (the jar's -s)."""
     from meteor_core import resources
-    german = resources.function_words("jar", "de")
+    english = resources.function_words("jar", "en")
+    assert resources.function_words("jar", "de") == english and "the" in english
+    german = resources.function_words("language", "de")
     assert {"die", "der", "und"} <= german and "the" not in german
-    assert resources.function_words("jar", "pt") == frozenset()  # the jar's list is empty
+    assert resources.function_words("language", "pt") == frozenset()  # the jar's list is empty
+    assert MeteorConfig.meteor15(language="de").function_words == "jar"
+    assert "|fw:language|" in MeteorConfig.meteor15(language="de", function_words="language").signature()
     assert resources.nonbreaking_prefixes("de")["Dr"] == 1
     assert resources.nonbreaking_prefixes("fr") != resources.nonbreaking_prefixes("en")
 
@@ -190,8 +197,10 @@ def _cli(*args, stdin=None):
 @needs_jar
 def test_cli_language_task_modules_weights(tmp_path):
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_text("Die Katze sitzt auf der Matte .\nEr läuft schnell\n", encoding="utf-8")
-    ref.write_text("Die Katzen saßen auf der Matte .\nEr lief schnell\n", encoding="utf-8")
+    hyp.write_text("Die Katze sitzt auf der Matte, und der Hund ist nicht mit ihr im Haus .\n"
+                   "Er läuft schnell zu dem Bahnhof, denn es ist schon spät und die Bahn wartet nicht .\n", encoding="utf-8")
+    ref.write_text("Die Katzen saßen auf der Matte, aber der Hund war nicht bei ihnen im Haus .\n"
+                   "Er lief schnell zum Bahnhof, weil es schon spät war und die Bahn nicht wartet .\n", encoding="utf-8")
     out = _cli("--preset", "meteor15", "--lang", "de", "--modules", "exact", "stem", "--hyp", str(hyp), "--ref", str(ref))
     assert out.returncode == 0, out.stderr
     assert "|lang:de|task:rank|m:exact+stem|" in out.stdout and "note:" not in out.stderr

@@ -46,6 +46,10 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                         help="meteor-norm is the jar's -norm (meteor15's default where the jar has one), "
                              "meteor-space its -lower or no normalisation (with --keep-case), meteor-norm-nopunct "
                              "-norm -noPunct")
+    parser.add_argument("--function-words", choices=("jar", "language", "none"),
+                        help="meteor15: 'jar' is the list the jar uses in every language, its English one (the "
+                             "default: -l de weighs English function words, as the jar does); 'language' the "
+                             "language's own list in the jar (the jar's -s function/<language>.words)")
     parser.add_argument("--keep-case", action="store_true", help="do not lowercase (the jar without -lower/-norm)")
     parser.add_argument("--normalize", choices=[f.lower() for f in UNICODE_FORMS],
                         help="Unicode normalisation before tokenising (default: nfc for meteor2005; none for nltk "
@@ -104,6 +108,8 @@ def build_config(args: argparse.Namespace) -> MeteorConfig:
         overrides["tokenizer"] = args.tokenizer
     if args.keep_case:
         overrides["lowercase"] = False
+    if args.function_words:
+        overrides["function_words"] = args.function_words
     if args.normalize:
         overrides["normalize"] = args.normalize
     return replace(config, **overrides) if overrides else config
