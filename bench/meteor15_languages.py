@@ -72,9 +72,12 @@ def ted(segments: int) -> tuple[list[str], list[str]]:
     return hyps, refs
 
 
-def mqm_german(segments: int) -> tuple[list[str], list[str]]:
+def mqm_german(segments: int | None = None) -> tuple[list[str], list[str]]:
+    """Every system's output on the first ``segments`` segments (all 264 by default)."""
     rows = [json.loads(line) for line in (SHARED / "mqm-ted-ende-part" / "segments.jsonl").read_text(encoding="utf-8").splitlines()]
-    rows = [r for r in rows if r["seg_id"] <= segments]
+    if segments is not None:
+        keep = sorted({r["seg_id"] for r in rows})[:segments]
+        rows = [r for r in rows if r["seg_id"] in set(keep)]
     return [r["hypothesis"] for r in rows], [r["reference"] for r in rows]
 
 
@@ -95,6 +98,8 @@ def generated(lang: languages.Language, count: int, seed: int = 0) -> tuple[list
             ref.insert(rng.randrange(len(ref) + 1), rng.choice(punct + [str(rng.randint(0, 3000)), f"{rng.randint(1, 99)},{rng.randint(0, 9)}"]))
         hyp = list(ref)
         for _ in range(rng.randint(0, 6)):
+            if not hyp:
+                break
             k = rng.randrange(len(hyp))
             move = rng.random()
             if move < 0.2:
@@ -138,7 +143,7 @@ def main() -> None:
                                 MeteorConfig.meteor15(), args.show))
             continue
         if code == "de":
-            rows.append(compare("de: WMT21 TED en-de MQM, 13 systems", *mqm_german(264), ["-l", "de", "-norm", "-m", "exact stem"],
+            rows.append(compare("de: WMT21 TED en-de MQM, 13 systems", *mqm_german(), ["-l", "de", "-norm", "-m", "exact stem"],
                                 MeteorConfig.meteor15(language="de", modules="exact stem"), args.show))
         modules = tuple(m for m in languages.default_modules(lang, languages.default_task(lang)) if m != "paraphrase")
         norm = "-norm" if lang.normalizer else "-lower"
