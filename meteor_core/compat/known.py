@@ -73,7 +73,8 @@ def _register(name: str, aliases: tuple[str, ...], aggregation: str, source: str
         KNOWN[name] = KnownMeteor(name, aliases, aggregation, source, " ".join(configuration.__doc__.split()),
                                   configuration, scorer)
         for alias in (name, *aliases):
-            _BY_KEY[_key(alias)] = name
+            if _BY_KEY.setdefault(_key(alias), name) != name:  # (a name may be written several ways)
+                raise ValueError(f"{alias!r} already names {_BY_KEY[_key(alias)]}")
         return configuration
     return add
 
@@ -165,7 +166,7 @@ def _word_tokenized(text: str) -> str:
 
 # --- the packages -------------------------------------------------------------------------------
 
-@_register("pycocoevalcap", ("coco", "coco-caption", "cocoevalcap", "pycoco", "cococaption"), "pooled",
+@_register("pycocoevalcap", ("coco", "coco-caption", "cocoevalcap", "pycoco"), "pooled",
            "pycocoevalcap 1.2: pycocoevalcap/meteor/meteor.py (tylin/coco-caption: pycocoevalcap/meteor/meteor.py)",
            _stdio(score_line))
 def _pycocoevalcap() -> MeteorConfig:
@@ -177,7 +178,7 @@ def _pycocoevalcap() -> MeteorConfig:
     return jar_config("pycocoevalcap")
 
 
-@_register("nlg-eval", ("nlgeval", "maluuba"), "pooled",
+@_register("nlg-eval", ("maluuba",), "pooled",
            "Maluuba/nlg-eval: nlgeval/__init__.py, nlgeval/pycocoevalcap/meteor/meteor.py", _stdio(_nlgeval_line))
 def _nlgeval() -> MeteorConfig:
     """pycocoevalcap's wrapper and jar (-stdio -l en -norm, LC_ALL=C); every hypothesis and
@@ -185,7 +186,7 @@ def _nlgeval() -> MeteorConfig:
     return jar_config("nlg-eval")
 
 
-@_register("gem-metrics", ("gem", "gem_metrics", "gem-benchmark"), "pooled",
+@_register("gem-metrics", ("gem", "gem-benchmark"), "pooled",
            "GEM-benchmark/GEM-metrics: gem_metrics/meteor.py, gem_metrics/impl/meteor.py", _stdio(score_line))
 def _gem() -> MeteorConfig:
     """pycocoevalcap's wrapper adapted to lists (-stdio -l en -norm, with -Duser.language=en
@@ -193,7 +194,7 @@ def _gem() -> MeteorConfig:
     return jar_config("gem-metrics")
 
 
-@_register("summeval", ("summ_eval", "summ-eval", "yale-lily"), "pooled",
+@_register("summeval", ("yale-lily",), "pooled",
            "Yale-LILY/SummEval: evaluation/summ_eval/meteor_metric.py", _stdio(summeval.summeval_line))
 def _summeval() -> MeteorConfig:
     """nlg-eval's wrapper and jar (-stdio -l en -norm) with every run of whitespace in the SCORE
@@ -210,7 +211,7 @@ def _sacrerouge() -> MeteorConfig:
     return jar_config("sacrerouge")
 
 
-@_register("generationeval", ("webnlg", "webnlg-2020", "generation-eval"), "pooled",
+@_register("generationeval", ("webnlg", "webnlg-2020"), "pooled",
            "WebNLG/GenerationEval: eval.py (meteor_score, parse)", _jar_files(_word_tokenized))
 def _generationeval() -> MeteorConfig:
     """The WebNLG 2020 script: texts tokenised with NLTK's word_tokenize and joined by spaces,
@@ -219,7 +220,7 @@ def _generationeval() -> MeteorConfig:
     return jar_config("generationeval")
 
 
-@_register("jar", ("meteor-1.5.jar", "meteor-jar", "meteor-1.5-jar"), "pooled",
+@_register("jar", ("meteor-1.5.jar", "meteor-jar"), "pooled",
            "cmu-mtlab/meteor: src/Meteor.java", _jar_files())
 def _jar() -> MeteorConfig:
     """The Meteor 1.5 jar itself on files (java -jar meteor-1.5.jar HYP REF -l en -norm): its
@@ -246,7 +247,7 @@ def _hf_evaluate() -> MeteorConfig:
     return MeteorConfig.nltk(tokenizer="nltk-word", name="hf-evaluate")
 
 
-@_register("vizseq", ("viz-seq", "facebookresearch-vizseq"), "mean",
+@_register("vizseq", ("facebookresearch-vizseq",), "mean",
            "facebookresearch/vizseq: vizseq/scorers/meteor.py, vizseq/scorers/__init__.py", _mean)
 def _vizseq() -> MeteorConfig:
     """VizSeq's METEORScorer: NLTK's meteor_score on the untokenised strings, which NLTK 3.5 to
