@@ -215,3 +215,25 @@ def test_generationeval_tokenises_with_nltk_before_the_jar(punkt):
     tokenized = score_corpus([" ".join(word_tokenize(h)) for h in hyps],
                              [[" ".join(word_tokenize(r)) for r in rs] for rs in refs], jar_config())
     assert known.lookup("webnlg").score(hyps, refs)[0] == tokenized.score
+
+
+def test_explain_takes_packages_by_name_and_says_what_they_report(tmp_path, capsys):
+    import json
+
+    from meteor_core.cli import main
+
+    hyps, refs = ted_lines("sys1")[:25], ted_lines("ref")[:25]
+    (tmp_path / "h").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    files = ["--hyp-file", str(tmp_path / "h"), "--ref-file", str(tmp_path / "r"), "--jobs", "1"]
+    assert main(["explain", "--a", "VizSeq", "--b", "meteor2005", *files, "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    mean = known.lookup("vizseq").score(hyps, [[r] for r in refs])[0]
+    assert d["a"]["name"] == "vizseq" and d["reported_a"] == {"name": "vizseq", "aggregation": "mean", "score": mean}
+    assert d["score_a"] == score_corpus(hyps, [[r] for r in refs], MeteorConfig.nltk()).score != mean
+    assert "reported_b" not in d  # a preset: its number is the pooled one
+    assert main(["explain", "--a", "nltk", "--b", "meteor2005", *files]) == 0
+    assert f"nltk itself reports {mean:.4f}: the mean of the sentence scores" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["explain", "--a", "bleu", "--hyp", "a", "--ref", "a"])
+    assert "unknown METEOR 'bleu'; known: pycocoevalcap" in capsys.readouterr().err

@@ -97,7 +97,7 @@ def canonical(name: str) -> str:
     return name if name in PRESET_NAMES else lookup(name).name
 
 
-def configuration(name: str, **overrides) -> MeteorConfig:
+def configuration(name: str, /, **overrides) -> MeteorConfig:
     """A preset's configuration (meteor2005, nltk, meteor15) or a package's, by any of its names."""
     if name in PRESET_NAMES:
         return MeteorConfig.preset(name, **overrides)
