@@ -64,7 +64,7 @@ def test_bit_for_bit_with_pycocoevalcap_on_ted(java_meteor, system, other):
     # (HotSpot's x86-64 intrinsic, not correctly rounded: it differs from Java's own StrictMath.pow
     # on ~9% of random inputs) rounds the penalty's fragmentation ** 0.2 the other way.
     last_bit = [k for k, (a, b) in enumerate(zip(ours[1], theirs[1])) if a != b]
-    assert len(last_bit) <= 6, last_bit
+    assert len(last_bit) <= 3, last_bit  # (1 of 2,400 on x86-64: sys2's segment 528)
     for k in last_bit:
         assert abs(ours[1][k] - theirs[1][k]) <= 2 * math.ulp(theirs[1][k]), (k, ours[1][k], theirs[1][k])
 
