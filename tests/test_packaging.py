@@ -11,14 +11,12 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from browser import _free_port
+from browser import CHROMIUM, browser_page, require_browser, streamlit_server
 from conftest import DEMO, ROOT
 
 
@@ -120,29 +118,14 @@ def test_meteor_app_starts_the_installed_explorer_from_any_folder(installed):
     venv, tmp = installed
     elsewhere = tmp / "elsewhere"
     elsewhere.mkdir()
-    port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    proc = subprocess.Popen([str(venv / "bin" / "meteor"), "app", "--server.headless", "true", "--server.port", str(port),
-                             "--server.address", "127.0.0.1"], cwd=elsewhere, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 90
-        while True:
-            try:
-                if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None and time.time() < deadline, proc.stdout.read() if proc.stdout else ""
-            time.sleep(0.5)
+    with streamlit_server(launch=[str(venv / "bin" / "meteor"), "app"], cwd=elsewhere, env=env) as (url, proc):
         # the same process (exec), now streamlit running the installed app.py
         command = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
-        assert b"streamlit" in command and str(venv).encode() in command[command.index(b"run") + 1]
-        assert command[command.index(b"run") + 1].endswith(b"meteor_explorer/app.py")
-        if shutil.which("chromium") or os.path.exists("/usr/bin/chromium"):
-            from browser import browser_page, require_browser
-
+        script = command[command.index(b"run") + 1]
+        assert b"streamlit" in command and script.startswith(str(venv).encode())
+        assert script.endswith(b"meteor_explorer/app.py")
+        if os.path.exists(CHROMIUM) or os.environ.get("METEOR_REQUIRE_BROWSER") == "1":  # (else: served is enough)
             require_browser()
             with browser_page() as (page, errors):
                 page.goto(url)
@@ -152,12 +135,6 @@ def test_meteor_app_starts_the_installed_explorer_from_any_folder(installed):
                 page.goto(url + "/compare")
                 page.wait_for_function("() => document.body.innerText.includes('sys2')", timeout=120_000)
                 assert not page.locator("[data-testid='stException']").count() and not errors
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_meteor_app_without_streamlit_says_how_to_install_it(tmp_path):

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{b.name:>12s}  {d.score_b:.4f}   (difference {d.total:+.4f})")
     print()
     print(d.summary())
-    for side, value in reported.items():
+    for value in reported.values():
         print(f"{value['name']} itself reports {value['score']:.4f}: {_AGGREGATED[value['aggregation']]}.")
     print(f"  signature A {a.signature()}")
     print(f"  signature B {b.signature()}")

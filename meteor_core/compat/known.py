@@ -27,7 +27,8 @@ from ..config import PRESET_NAMES, MeteorConfig
 from ..scorer import score_segments
 from ..tokenize import nltk_word
 from . import summeval
-from .jar_stdio import WrapperInputError, answer, jar_config, pooled, score_line
+from .jar_stdio import (LINE_BREAKS, WrapperInputError, answer, check_references, check_text, jar_config, pooled,
+                         score_line)
 
 AGGREGATIONS = ("pooled", "mean", "pooled-pairs")
 # (config, hypotheses, references, jobs) -> (corpus score, sentence scores)
@@ -117,18 +118,22 @@ def _stdio(build_line) -> Scorer:
 
 
 def _nlgeval_line(hypothesis: str, references, where: str) -> str:
-    return score_line(hypothesis.strip(), [ref.strip() for ref in references], where)
+    references = check_references(references, where)
+    return score_line(check_text(hypothesis, f"{where}: the hypothesis").strip(), [ref.strip() for ref in references],
+                      where)
 
 
 def _jar_files(prepare: Callable[[str], str] | None = None) -> Scorer:
     """The jar run on files (``java -jar meteor-1.5.jar HYP REF -l en -norm [-r N]``), after
     ``prepare`` on every text: one line a segment, nothing trimmed."""
     def scorer(config, hypotheses, references, jobs):
+        hypotheses = [check_text(hyp, f"segment {k + 1}: the hypothesis") for k, hyp in enumerate(hypotheses)]
+        references = [check_references(refs, f"segment {k + 1}") for k, refs in enumerate(references)]
         if prepare is not None:
             hypotheses = [prepare(hyp) for hyp in hypotheses]
             references = [[prepare(ref) for ref in refs] for refs in references]
-        for k, text in enumerate(hypotheses + [ref for refs in references for ref in refs]):
-            if "\n" in text or "\r" in text:
+        for text in hypotheses + [ref for refs in references for ref in refs]:
+            if any(brk in text for brk in LINE_BREAKS):
                 raise WrapperInputError(f"a text contains a line break: in a file it would start another segment "
                                         f"({text[:40]!r})")
         return pooled(hypotheses, references, config, jobs)
