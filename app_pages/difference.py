@@ -16,11 +16,14 @@ from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
 from meteor_core import MeteorConfig
 from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
+from meteor_core.compat import known
 from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, number
 
 PAGE = "difference"
-PRESETS = PRESET_NAMES
+# The presets, then the METEORs of packages (pycocoevalcap, hf-evaluate, ...: meteor_core.compat.known);
+# a link may name one in any case or by an alias (?a=coco&b=HF).
+PRESETS = known.choices()
 EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendly."
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 DEFAULTS = {"A": "nltk", "B": "meteor15"}
@@ -30,7 +33,7 @@ KEPT = ("dif_hyp", "dif_ref", "dif_order", *(f"dif_{side}{suffix}" for side in "
 
 
 def _preset_defaults(side: str) -> None:
-    base = MeteorConfig.preset(st.session_state[f"dif_{side}"])
+    base = known.configuration(st.session_state[f"dif_{side}"])
     for name, _, _ in SIDE_PARAMETERS:
         st.session_state[f"dif_{side}_{name}"] = getattr(base, name)
     st.session_state[f"dif_{side}_syn"] = "synonym" in base.stages
@@ -44,10 +47,13 @@ def _from_url() -> None:
     st.session_state.dif_ref = q.get("ref", EXAMPLE_REF)
     for side in "AB":
         preset = q.get(side.lower(), DEFAULTS[side])
-        if preset not in PRESETS:
+        try:
+            preset = known.canonical(preset)
+        except ValueError:
             problems.append(f"{side.lower()} must be one of {', '.join(PRESETS)}; got {preset[:30]}. "
                             f"Using {DEFAULTS[side]}.")
-        st.session_state[f"dif_{side}"] = preset if preset in PRESETS else DEFAULTS[side]
+            preset = DEFAULTS[side]
+        st.session_state[f"dif_{side}"] = preset
         _preset_defaults(side)
         for name, _, _ in SIDE_PARAMETERS:  # the library's own check: the same ranges and messages
             if f"{side.lower()}_{name}" in q:
@@ -75,7 +81,7 @@ def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]
     params = {"hyp": st.session_state.dif_hyp, "ref": st.session_state.dif_ref}
     for side, config in (("a", config_a), ("b", config_b)):
         params[side] = st.session_state[f"dif_{side.upper()}"]
-        base = MeteorConfig.preset(params[side])
+        base = known.configuration(params[side])
         for name, _, _ in SIDE_PARAMETERS:
             if getattr(config, name) != getattr(base, name):
                 params[f"{side}_{name}"] = f"{getattr(config, name):g}"
@@ -89,7 +95,7 @@ def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]
 def _config(side: str) -> MeteorConfig:
     preset = st.selectbox(f"Configuration {side}", PRESETS, key=f"dif_{side}", on_change=_preset_defaults,
                           args=(side,))
-    base = MeteorConfig.preset(preset)
+    base = known.configuration(preset)
     with st.expander(f"Adjust {side} (custom)"):
         alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha")
         beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta")
@@ -97,8 +103,8 @@ def _config(side: str) -> MeteorConfig:
         synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn")
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
-    return MeteorConfig.preset(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
-                               name=f"{preset} (custom)" if custom else preset)
+    return known.configuration(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
+                               name=f"{preset} (custom)" if custom else base.name)
 
 
 @st.cache_data(show_spinner="Walking from A to B…", max_entries=64)
@@ -131,11 +137,12 @@ order = st.multiselect("Order of the factors (the attribution depends on it; unl
                        DEFAULT_ORDER, key="dif_order")
 page_state.keep(KEPT)
 st.query_params.from_dict(_url_params(config_a, config_b, order))
-st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
-             icon=":material/compare_arrows:",
-             query_params={"hyp": hyp, "ref": ref, "preset": st.session_state.dif_A,
-                           **{name: f"{getattr(config_a, name):g}" for name, _, _ in SIDE_PARAMETERS},
-                           "stages": ",".join(config_a.stages)})
+if st.session_state.dif_A in PRESET_NAMES:  # (the explorer takes presets, not packages' METEORs)
+    st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
+                 icon=":material/compare_arrows:",
+                 query_params={"hyp": hyp, "ref": ref, "preset": st.session_state.dif_A,
+                               **{name: f"{getattr(config_a, name):g}" for name, _, _ in SIDE_PARAMETERS},
+                               "stages": ",".join(config_a.stages)})
 
 errors, _ = check_pair(hyp, [ref])
 for message in errors:

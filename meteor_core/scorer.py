@@ -369,7 +369,7 @@ def score_segments(
         jobs = 1
     jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
     if config.uses_synonyms:
-        resources.require_wordnet()  # a missing WordNet fails here, before any work
+        resources.require_synonyms(config.synonym_source)  # a missing WordNet (or jar) fails here, before any work
     require_jar_resources(config)
     return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs)
 

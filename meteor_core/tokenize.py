@@ -80,9 +80,30 @@ _split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): spli
 _whole_chunks: set[str] = set()  # chunks known to be a token by themselves (see punct)
 
 
+class NltkDataMissingError(LookupError):
+    """NLTK's word_tokenize was asked for and its Punkt sentence data (punkt_tab) is not installed."""
+
+
+PUNKT_FIX = ("NLTK's punkt_tab data is not installed: nltk.word_tokenize (how HF evaluate's METEOR and "
+             "GenerationEval tokenise) needs it. Fix: python -c \"import nltk; nltk.download('punkt_tab')\"")
+
+
+def nltk_word(text: str) -> list[str]:
+    """NLTK's ``word_tokenize``: Punkt splits the text into sentences, then the Treebank-style
+    word tokenizer splits each ("can't" -> "ca n't", quotes -> `` ''). HF evaluate's METEOR
+    tokenises with it (NLTK >= 3.6.5); NLTK is imported when first asked for."""
+    from nltk.tokenize import word_tokenize
+
+    try:
+        return word_tokenize(text)
+    except LookupError:
+        raise NltkDataMissingError(PUNKT_FIX) from None
+
+
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "whitespace": whitespace,
     "punct": punct,
+    "nltk-word": nltk_word,
 }
 
 

@@ -6,10 +6,12 @@ calls the library and formats the result.
     python -m meteor_core explain ...   # why two configurations disagree (explain.py)
     python -m meteor_core agree ...     # agreement with human judgments, tuning (agree.py)
     python -m meteor_core setup         # make WordNet 3.0 available to NLTK
+    python -m meteor_core app [streamlit options]   # start the explorer (app.py)
 
 Installed with pip, the `meteor` command is the same entry point (pyproject.toml).
 
-A subcommand module has ``configure(parser)`` and ``run(args) -> int``.
+A subcommand module has ``configure(parser)`` and ``run(args) -> int``; one with
+``PASS_THROUGH = True`` gets the arguments it does not know in ``args.passed_through``.
 The library never imports this package.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ COMMANDS = {
     "explain": ("explain", "why two configurations disagree, factor by factor"),
     "agree": ("agree", "agreement of METEOR, BLEU, chrF, TER with human judgments; tune METEOR on them"),
     "setup": ("setup", "make WordNet 3.0 available to NLTK"),
+    "app": ("app", "start the explorer (streamlit options follow)"),
 }
 DEFAULT_COMMAND = "score"
 
@@ -64,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr = VisibleText(stderr, keep="\r")  # messages name files; "\r" redraws a progress line
     try:
         parser, module = _parser(argv[0])
-        args = parser.parse_args(argv)
+        if getattr(module, "PASS_THROUGH", False):
+            args, unknown = parser.parse_known_args(argv)
+            args.passed_through = unknown
+        else:
+            args = parser.parse_args(argv)
         if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
             sys.stdout = VisibleText(stdout)
         return module.run(args)

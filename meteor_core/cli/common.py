@@ -17,9 +17,10 @@ from ..jar_resources import JarMissingError
 from ..parallel import MIN_PARALLEL_ITEMS, available_cores
 from ..resources import WordNetMissingError
 from ..textio import InputError
+from ..tokenize import NltkDataMissingError
 
 # What a subcommand turns into a one-line message instead of a traceback.
-USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, ValueError)
+USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, NltkDataMissingError, ValueError)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
