@@ -100,6 +100,10 @@ class MeteorConfig:
     language: str = "en"
     task: str = "rank"
     normalize: str = "NFC"  # Unicode form applied before tokenising (UNICODE_FORMS)
+    # Meteor 1.x: count lengths and matches in characters (the jar's -ch). The jar's command line
+    # turns it on only with -ch, whatever the task (its util task sets it, and the option parser
+    # then resets it), so it is a choice of its own here too.
+    char_based: bool = False
 
     def __post_init__(self):
         _check_types(self)
@@ -131,6 +135,8 @@ class MeteorConfig:
         if "paraphrase" in self.stages and (self.paraphrase_table is None or self.aligner != "meteor-beam"):
             raise ValueError("the paraphrase stage needs paraphrase_table (a Meteor-format file) "
                              "and the meteor-beam aligner (preset meteor15)")
+        if self.char_based and self.scoring != "meteor1x":
+            raise ValueError("char_based counts characters in Meteor 1.x statistics: it needs scoring='meteor1x' (meteor15)")
         if self.aligner not in ALIGNERS:
             raise ValueError(f"aligner must be one of {ALIGNERS}")
         if self.synonym_lookup not in SYNONYM_LOOKUPS:
@@ -279,8 +285,10 @@ def _check_types(config: "MeteorConfig") -> None:
         value = getattr(config, name)
         if not isinstance(value, str):
             raise TypeError(f"{name} must be a string; got {type(value).__name__} {value!r}"[:200])
-    if not isinstance(config.lowercase, bool):
-        raise TypeError(f"lowercase must be True or False; got {type(config.lowercase).__name__} {config.lowercase!r}"[:200])
+    for name in ("lowercase", "char_based"):
+        value = getattr(config, name)
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False; got {type(value).__name__} {value!r}"[:200])
     if isinstance(config.stages, (str, bytes)) or not all(isinstance(s, str) for s in _iterable(config.stages, "stages")):
         raise TypeError(f"stages must be a sequence of stage names such as ('exact', 'stem'); got {config.stages!r}"[:200])
     if isinstance(config.module_weights, (str, bytes)):
@@ -357,4 +365,6 @@ def _signature(config: MeteorConfig) -> str:
         parts.append(f"formula:{config.scoring}")
     if config.function_words != base.function_words:
         parts.append(f"fw:{config.function_words}")
+    if config.char_based:
+        parts.append("ch:yes")
     return "|".join(parts + [f"v:{__version__}"])

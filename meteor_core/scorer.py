@@ -281,11 +281,38 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
             (hf if word in fw else hc)[s] += 1
         for word in ref[j:j + ref_length]:
             (rf if word in fw else rc)[s] += 1
+    if config.char_based:
+        return _char_stats(matches, hyp, ref, chunks, fw, sum(hc) + sum(hf), sum(rc) + sum(rf))
     return MeteorStats(
         len(matches), len(hyp), len(ref), chunks,
         hyp_function=sum(map(fw.__contains__, hyp)), ref_function=sum(map(fw.__contains__, ref)),
         hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
         ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
+    )
+
+
+def _java_length(word: str) -> int:
+    """Java's String.length(): UTF-16 code units (a character outside the BMP counts 2)."""
+    return len(word) + sum(ord(c) > 0xFFFF for c in word) if not word.isascii() else len(word)
+
+
+def _char_stats(matches, hyp, ref, chunks: int, fw, hyp_words: int, ref_words: int) -> MeteorStats:
+    """Meteor 1.5's character-based statistics (the util task, MeteorScorer.getMeteorStats with
+    charBased): lengths, function words and matches counted in characters, the number of matched
+    words kept for the fragmentation."""
+    hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
+    for i, j, stage, _, hyp_length, ref_length in matches:
+        s = _STAGE_INDEX[stage]
+        for word in hyp[i:i + hyp_length]:
+            (hf if word in fw else hc)[s] += _java_length(word)
+        for word in ref[j:j + ref_length]:
+            (rf if word in fw else rc)[s] += _java_length(word)
+    return MeteorStats(
+        len(matches), sum(map(_java_length, hyp)), sum(map(_java_length, ref)), chunks,
+        hyp_function=sum(_java_length(w) for w in hyp if w in fw), ref_function=sum(_java_length(w) for w in ref if w in fw),
+        hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
+        ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
+        hyp_words_matched=hyp_words, ref_words_matched=ref_words,
     )
 
 

@@ -92,3 +92,31 @@ def test_the_positional_weights_rule_is_the_jars():
     theirs, _ = jar_segment_scores(hyps, refs, ["-l", "en", "-norm", "-m", "exact synonym", "-w", "1.0 0.3"])
     ours = score_corpus(hyps, [[r] for r in refs], MeteorConfig.meteor15(modules="exact synonym", weights=(1.0, 0.3)))
     assert [s.score for s in ours.segments] == pytest.approx(theirs, abs=1e-9)
+
+
+@pytest.mark.parametrize("flags,kwargs", [
+    (["-t", "util"], {"task": "util"}),  # the command line's util task counts words (it resets -ch)
+    (["-t", "util", "-ch"], {"task": "util", "char_based": True}),
+    (["-ch"], {"char_based": True}),
+])
+def test_character_based_statistics_are_the_jars(flags, kwargs):
+    require_java()
+    from conftest import ted_lines
+    hyps, refs = ted_lines("sys1")[:80] + ["naïve café 😀 ok"], ted_lines("ref")[:80] + ["naive café 😀 OK"]
+    theirs, their_corpus = jar_segment_scores(hyps, refs, ["-l", "en", "-norm", "-m", "exact stem synonym", *flags])
+    config = MeteorConfig.meteor15(modules="exact stem synonym", **kwargs)
+    ours = score_corpus(hyps, [[r] for r in refs], config)
+    assert [s.score for s in ours.segments] == pytest.approx(theirs, abs=1e-9)
+    assert ours.score == pytest.approx(their_corpus, abs=1e-12)
+    if config.char_based:
+        assert "|ch:yes|" in config.signature() and ours.stats.hyp_len > sum(len(s.hyp_tokens) for s in ours.segments)
+
+
+def test_tuning_rescores_character_based_statistics_as_scoring_does():
+    import numpy as np
+    from conftest import ted_lines
+    from meteor_core.analysis.stat_arrays import meteor_scores, stat_matrix
+    config = MeteorConfig.meteor15(modules="exact stem synonym", char_based=True)
+    results = score_corpus(ted_lines("sys2")[:50], [[r] for r in ted_lines("ref")[:50]], config).segments
+    rows = stat_matrix(s.stats for s in results)
+    assert np.allclose(meteor_scores(rows, config), [s.score for s in results], atol=1e-12)

@@ -22,7 +22,7 @@ FACTORS: dict[str, tuple[str, ...]] = {
     "synonym resource": ("synonym_lookup", "synonym_source"),
     "stages": ("stages", "paraphrase_table"),
     "alignment search": ("aligner",),
-    "scoring formula": ("scoring", "task"),
+    "scoring formula": ("scoring", "task", "char_based"),
     "module weights": ("module_weights",),
     "delta": ("delta", "function_words"),
     "alpha": ("alpha",),

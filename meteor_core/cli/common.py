@@ -51,6 +51,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                         help="meteor15: 'jar' is the list the jar uses in every language, its English one (the "
                              "default: -l de weighs English function words, as the jar does); 'language' the "
                              "language's own list in the jar (the jar's -s function/<language>.words)")
+    parser.add_argument("--char-based", action="store_true",
+                        help="meteor15: count lengths and matches in characters (the jar's -ch)")
     parser.add_argument("--keep-case", action="store_true", help="do not lowercase (the jar without -lower/-norm)")
     parser.add_argument("--normalize", choices=[f.lower() for f in UNICODE_FORMS],
                         help="Unicode normalisation before tokenising (default: nfc for meteor2005; none for nltk "
@@ -111,6 +113,8 @@ def build_config(args: argparse.Namespace) -> MeteorConfig:
         overrides["lowercase"] = False
     if args.function_words:
         overrides["function_words"] = args.function_words
+    if args.char_based:
+        overrides["char_based"] = True
     if args.normalize:
         overrides["normalize"] = args.normalize
     return replace(config, **overrides) if overrides else config
