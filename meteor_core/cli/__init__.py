@@ -19,7 +19,9 @@ import importlib
 import os
 import sys
 
+from ..parallel import stop_pools
 from .common import VisibleText
+from .interrupt import interruptible, taken
 
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
 # is chosen: scoring need not load numpy.
@@ -63,10 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stderr = VisibleText(stderr, keep="\r")  # messages name files; "\r" redraws a progress line
     try:
-        parser, module = _parser(argv[0])
-        args = parser.parse_args(argv)
-        if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
-            sys.stdout = VisibleText(stdout)
-        return module.run(args)
+        with interruptible():
+            try:
+                parser, module = _parser(argv[0])
+                args = parser.parse_args(argv)
+                if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
+                    sys.stdout = VisibleText(stdout)
+                return module.run(args)
+            except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their queued work
+                taken()  # (a second Ctrl-C meanwhile is ignored)
+                stop_pools()
+                print("interrupted", file=stderr)
+                return 130  # the shell's code for a run ended by SIGINT
     finally:
         sys.stdout, sys.stderr = stdout, stderr
