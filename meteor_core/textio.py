@@ -263,6 +263,14 @@ _JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: 
                type(None): "null"}
 
 
+def json_kind(value) -> str:
+    """What a JSON value that is not text is, for a message: 'a number (5)', 'an object ({"a": 1})'."""
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    shown = shown if len(shown) <= 20 else shown[:20] + "…"
+    kind = _JSON_KINDS.get(type(value), "not text")
+    return kind if shown == kind else f"{kind} ({shown})"
+
+
 def _jsonl_rows(text: str, name: str, text_only: bool = True) -> tuple[list[str], list[dict[str, str]]]:
     """One JSON object a line; every value a string (a number or null is refused, not turned into
     text) unless ``text_only`` is off (tables of human scores hold numbers and nulls); a key given
@@ -287,16 +295,15 @@ def _jsonl_rows(text: str, name: str, text_only: bool = True) -> tuple[list[str]
             raise InputError(f"{name}: line {k} is not JSON ({exc.msg})") from None
         except RecursionError:
             raise InputError(f"{name}: line {k} nests too deeply to be a row") from None
+        except ValueError as exc:  # an integer of more than 4,300 digits (Python's limit on reading them)
+            raise InputError(f"{name}: line {k} cannot be read ({' '.join(str(exc).split())[:120]})") from None
         if not isinstance(row, dict):
             raise InputError(f"{name}: line {k} is not a JSON object")
         if repeated:
             raise InputError(f"{name}: line {k} repeats the key(s) {', '.join(map(repr, dict.fromkeys(repeated)))}")
         for key, value in row.items() if text_only else ():
             if not isinstance(value, str):
-                shown = json.dumps(value, ensure_ascii=False)
-                shown = shown if len(shown) <= 20 else shown[:20] + "…"
-                kind = _JSON_KINDS.get(type(value), "not text")
-                raise InputError(f"{name}: line {k}, column {key!r}: {kind}{'' if shown == kind else f' ({shown})'}, "
+                raise InputError(f"{name}: line {k}, column {key!r}: {json_kind(value)}, "
                                  "not text; write every value as a JSON string (an empty output is \"\")")
         rows.append(row)
         if len(rows) > MAX_SEGMENTS:

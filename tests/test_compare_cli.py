@@ -119,6 +119,19 @@ def test_bad_options_get_one_line(demo, extra, message):
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
 
 
+def test_a_thousand_systems_stop_at_the_time_limit(tmp_path):
+    """Issue 30, item 12: 1,000 systems (499,500 pairs to test) ran on past 300 s; now the
+    command's time limit stops it with one line saying in which step."""
+    refs = [r.replace('"', "") for r in ted_lines("ref")[:20]]
+    header = "ref\t" + "\t".join(f"s{k}" for k in range(1000))
+    lines = ["\t".join([r] + [" ".join(r.split()[:1 + (k + j) % 9]) for k in range(1000)]) for j, r in enumerate(refs)]
+    (tmp_path / "many.tsv").write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
+    p = run_cli("--table", str(tmp_path / "many.tsv"), "--time-limit", "2", "--jobs", "1", "--no-synonyms")
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    assert p.stderr.startswith("error: compare (") and "stopped after 2 s (--time-limit; 0 for no limit)" in p.stderr
+    assert len(p.stderr.splitlines()) == 1
+
+
 def test_source_of_the_wrong_length(demo):
     (demo / "short.txt").write_text("one\n")
     p = run_cli("--ref", str(demo / "ref.txt"), "--sys", str(demo / "sys1.txt"), "--sys", str(demo / "sys2.txt"),

@@ -3,12 +3,14 @@ to report an error (one line on stderr, exit code 2), and terminal-safe text out
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
 from .. import languages
+from ..deadline import Deadline, OverBudget
 from ..config import (PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, UNICODE_FORMS, MeteorConfig, check_parameter,
                       missing_default_modules)
 from ..language_check import mismatch_note
@@ -19,7 +21,10 @@ from ..resources import WordNetMissingError
 from ..textio import InputError
 
 # What a subcommand turns into a one-line message instead of a traceback.
-USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, ValueError)
+USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, ValueError, OverBudget)
+# The time limit of one compare or agree command unless --time-limit says otherwise: work the
+# caps allow can still multiply out far beyond any useful run (1,000 systems: 499,500 pairs).
+TIME_LIMIT_SECONDS = 3600.0
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +82,28 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
                         help=f"processes to score in (default 0: every core, {available_cores()} here); "
                              f"inputs under {MIN_PARALLEL_ITEMS:,} segments, and the nltk preset by default, "
                              "are scored in one")
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0 (0: no limit), got {text!r}")
+    return seconds
+
+
+def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
+    """--time-limit SECONDS: the command stops with a message saying how far it got."""
+    parser.add_argument("--time-limit", type=_seconds, default=TIME_LIMIT_SECONDS, metavar="SECONDS",
+                        help=f"stop with a message once the work has taken this long (default {TIME_LIMIT_SECONDS:g} "
+                             "s; 0: no limit)")
+
+
+def time_limit(args: argparse.Namespace, what: str) -> Deadline:
+    """The budget --time-limit sets for ``what`` (its message names the flag)."""
+    return Deadline(args.time_limit or math.inf, what, "--time-limit; 0 for no limit")
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
