@@ -21,16 +21,13 @@ correlations of them overflow.
 """
 from __future__ import annotations
 
-import gzip
-import io
 import math
 import re
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..textio import MAX_FILE_BYTES, InputError, json_kind, read_capped, table_rows
+from ..textio import InputError, gunzip_capped, json_kind, read_capped, table_rows
 
 DEFAULT_HUMAN = "human"
 TEXT_COLUMNS = ("system", "seg_id", "hypothesis", "reference")
@@ -136,31 +133,12 @@ class _OutOfRange(ValueError):
     """A number, but beyond ±MAX_HUMAN_SCORE."""
 
 
-def _gunzip(data: bytes, name: str) -> bytes:
-    """Every member of a gzip file, decompressed (as gzip -d gives them: a file made by
-    concatenating .gz files is all of them), refusing a truncated or damaged file and more than
-    the file limit once decompressed (a small .gz can expand enormously)."""
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            out = stream.read(MAX_FILE_BYTES + 1)
-    except EOFError:
-        raise InputError(f"{name}: the gzip file is truncated (its data ends before the end of the compressed "
-                         "stream; `gzip -t` says so too); nothing was read from it") from None
-    except (OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-        raise InputError(f"{name}: not a readable gzip file ({exc})") from None
-    if len(out) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: over {MAX_FILE_BYTES // 2**20} MiB once decompressed")
-    if not out:
-        raise InputError(f"{name}: the gzip file holds no data (it decompresses to nothing)")
-    return out
-
-
 def read_table(data: bytes, name: str) -> RawTable:
     """Bytes of a JSONL, TSV or CSV file (``.gz`` allowed) -> header and rows, read by textio's
     table reader (the csv module's quoting, header checks, repeated keys refused); a JSON number
     or null is a value here (a score, a missing one), not an error."""
     if name.lower().endswith(".gz"):
-        data, name = _gunzip(data, name), name[:-3]
+        data, name = gunzip_capped(data, name), name[:-3]
     header, rows = table_rows(data, name, text_only=False)
     if not rows:
         raise InputError(f"{name}: no rows (only a header?)")
