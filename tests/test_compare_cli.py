@@ -132,6 +132,36 @@ def test_a_thousand_systems_stop_at_the_time_limit(tmp_path):
     assert len(p.stderr.splitlines()) == 1
 
 
+def test_exports_to_a_full_disk_keep_the_earlier_files(demo, tiny_disk):
+    """Issue 30, item 10: --latex/--xlsx on a full disk left truncated files in place of good ones."""
+    folder, fill = tiny_disk
+    latex, xlsx = folder / "t.tex", folder / "t.xlsx"
+    latex.write_text("% an earlier good table\n")
+    xlsx.write_bytes(b"an earlier good workbook")
+    fill(free=1024)
+    for flag, path, earlier in (("--latex", latex, b"% an earlier good table\n"),
+                                ("--xlsx", xlsx, b"an earlier good workbook")):
+        p = run_cli(*_args(demo, "--no-synonyms", "--test", "bootstrap", "--samples", "100", flag, str(path)))
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        assert p.stderr.strip() == f"error: cannot write {path} (No space left on device); nothing was written to it"
+        assert path.read_bytes() == earlier
+    assert sorted(x.name for x in folder.iterdir()) == [".ballast", "t.tex", "t.xlsx"]
+
+
+@pytest.mark.parametrize("command, extra", [("score", ["--format", "tsv"]), ("score", ["--format", "jsonl"]),
+                                            ("score", []), ("compare", ["--format", "json"]),
+                                            ("explain", ["--format", "json"])])
+def test_output_to_a_full_device_is_one_line(demo, command, extra):
+    """Issue 30, item 10: `--format tsv > /dev/full` was an OSError traceback."""
+    files = {"score": ["--hyp", str(demo / "sys1.txt"), "--ref", str(demo / "ref.txt")],
+             "compare": _args(demo, "--test", "bootstrap", "--samples", "100"),
+             "explain": ["--hyp-file", str(demo / "sys1.txt"), "--ref-file", str(demo / "ref.txt")]}[command]
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "meteor_core", command, *files, "--no-synonyms", *extra], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert p.returncode == 2 and p.stderr == "error: cannot write the output (No space left on device)\n", p.stderr
+
+
 def test_source_of_the_wrong_length(demo):
     (demo / "short.txt").write_text("one\n")
     p = run_cli("--ref", str(demo / "ref.txt"), "--sys", str(demo / "sys1.txt"), "--sys", str(demo / "sys2.txt"),

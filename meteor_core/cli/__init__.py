@@ -20,7 +20,7 @@ import os
 import sys
 
 from ..parallel import stop_pools
-from .common import VisibleText
+from .common import CheckedOutput, OutputError, VisibleText, fail, silence_stdout
 from .interrupt import interruptible, taken
 
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
@@ -69,9 +69,15 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 parser, module = _parser(argv[0])
                 args = parser.parse_args(argv)
+                sys.stdout = CheckedOutput(stdout)  # a full disk is one line, not a traceback
                 if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
-                    sys.stdout = VisibleText(stdout)
-                return module.run(args)
+                    sys.stdout = VisibleText(sys.stdout)
+                code = module.run(args)
+                sys.stdout.flush()  # (what is still buffered fails here, not at exit)
+                return code
+            except OutputError as exc:
+                silence_stdout()
+                return fail(str(exc))
             except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their queued work
                 taken()  # (a second Ctrl-C meanwhile is ignored)
                 stop_pools()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import unicodedata
 from dataclasses import replace
@@ -192,6 +193,42 @@ def _escapes(keep: str) -> dict[int, str]:
 def visible(text: str, keep: str = "") -> str:
     """``text`` with every control or invisible character as an escape (newlines and ``keep`` kept)."""
     return text.translate(_escapes(keep))
+
+
+class OutputError(Exception):
+    """The results could not be written (a full disk, a device that refuses them); one line."""
+
+
+class CheckedOutput:
+    """A text stream whose write and flush errors become OutputError (a broken pipe stays a
+    BrokenPipeError: the reader stopped, which is no error); everything else is the wrapped
+    stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _checked(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write the output ({exc.strerror or exc})") from None
+
+    def write(self, text: str) -> int:
+        return self._checked(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._checked(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit does not
+    fail again on what could not be written."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class VisibleText:

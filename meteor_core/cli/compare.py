@@ -21,7 +21,7 @@ from pathlib import Path
 from ..analysis.buckets import frequency_buckets, length_buckets
 from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, check_samples, compare_systems, segment_rows
 from ..analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, check_trials, significance_report
-from ..safe_export import json_text
+from ..safe_export import json_text, write_file
 from ..textio import InputError, load_test_set, read_segments, read_table
 from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, add_time_limit_argument, build_config,
                      fail, time_limit)
@@ -169,16 +169,18 @@ def _export(args, comparison, rows, report, buckets, signatures, systems, refere
             sentence_metrics, names, metrics) -> int:
     """Write the --latex and --xlsx files; 0, or the exit code of a one-line error."""
     from ..table_export import comparison_latex, xlsx_workbook
+    path = args.latex
     try:
         if args.latex:
-            Path(args.latex).write_text(comparison_latex(rows, signatures, report, metrics), encoding="utf-8")
+            write_file(args.latex, comparison_latex(rows, signatures, report, metrics))
         if args.xlsx:
+            path = args.xlsx
             tables = {"corpus": rows, "significance": report.table_rows()}
             tables.update({f"buckets by {k}": v for k, v in buckets.items()})
             tables["segments"] = segment_rows(comparison, systems, references, sources, sentence_metrics, names)
-            Path(args.xlsx).write_bytes(xlsx_workbook(tables, signatures, _settings(args, report)))
-    except OSError as exc:
-        return fail(f"cannot write the export: {exc.strerror or exc}")
+            write_file(args.xlsx, xlsx_workbook(tables, signatures, _settings(args, report)))
+    except OSError as exc:  # written whole or not at all: a file that was there is left as it was
+        return fail(f"cannot write {path} ({exc.strerror or exc}); nothing was written to it")
     except ImportError:
         return fail("the xlsx export needs openpyxl: pip install 'meteor-explorer[xlsx]'")
     return 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from itertools import tee
 from pathlib import Path
@@ -25,7 +24,8 @@ from ..safe_export import delimited_row, json_text
 from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
 from ..stats import MeteorStats
 from ..textio import iter_segments, zip_same_length
-from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, config_notes, fail
+from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, config_notes, fail,
+                     silence_stdout)
 
 NOTE_SAMPLE = 500  # segments read for the notes on the input (Unicode form, language)
 
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         WRITERS[args.format](_results(args, config), config, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        silence_stdout()  # no second error at exit
     # --scheduler: ConnectionError when no scheduler answers, ImportError when dask is missing
     except USER_ERRORS + (ConnectionError, ImportError) as exc:
         return fail(str(exc))
