@@ -28,6 +28,13 @@ def latex_escape(text: str) -> str:
     return _LATEX_SPECIAL.sub(lambda m: _LATEX_ESCAPES[m.group()], str(text))
 
 
+def row_start(cell: str) -> str:
+    """A row's first cell, safe after the previous row's ``\\``: that command reads a following
+    ``*`` or ``[`` (after any spaces and a newline) as its own argument, so a system named
+    "[oops" broke the table. An empty group ``{}`` in front ends its look-ahead."""
+    return "{}" + cell if cell.lstrip().startswith(("[", "*")) else cell
+
+
 def significance_mark(p_value: float | None) -> str:
     if p_value is None:
         return ""
@@ -54,7 +61,7 @@ def latex_corpus_table(rows: Sequence[Mapping], columns: Sequence[tuple[str, str
               " & ".join(["System"] + [latex_escape(header) for _, header, _ in columns]) + r" \\", r"\midrule"]
     for row in rows:
         name = str(row["system"])
-        cells = [latex_escape(name) + (" (baseline)" if name == baseline else "")]
+        cells = [row_start(latex_escape(name)) + (" (baseline)" if name == baseline else "")]
         for k, (key, _, decimals) in enumerate(columns):
             value = row.get(key)
             if not isinstance(value, (int, float)):

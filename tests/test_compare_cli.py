@@ -1,6 +1,7 @@
 """The compare command on the demo set: significance (bootstrap, AR, every pair), buckets, BLEU/
 chrF/TER beside METEOR, LaTeX and xlsx exports, signatures on every output."""
 import json
+import shutil
 import subprocess
 import sys
 
@@ -198,3 +199,36 @@ def test_export_helpers():
     assert book[first]["A2"].value == "=1+1" and book[first]["A2"].data_type == "s"
     assert book[first]["B2"].value == "bell\N{REPLACEMENT CHARACTER}"
     assert book["signature"]["B2"].data_type == "s"
+
+
+HOSTILE_NAMES = ["[oops", "*star", " [spaced", "[a]{b}\\\\", "x_&%$#~^|<>", "plain"]
+
+
+def _latex_rows(names):
+    return [{"system": n, "corpus METEOR": 0.5 + k / 100, "precision": 0.5, "recall": 0.5,
+             "fragmentation penalty": 0.1} for k, n in enumerate(names)]
+
+
+def test_latex_rows_survive_names_starting_with_a_bracket_or_star():
+    """Issue 30, item 11: a row after "\\\\" that starts with [ or * was taken as its argument."""
+    from meteor_core.table_export import CORPUS_COLUMNS, latex_corpus_table
+
+    text = latex_corpus_table(_latex_rows(HOSTILE_NAMES), CORPUS_COLUMNS, ["sig"], "plain", {"[oops": 0.001})
+    lines = text.splitlines()
+    for before, line in zip(lines, lines[1:]):
+        if before.endswith("\\\\"):
+            assert not line.lstrip().startswith(("[", "*")), line
+    assert "{}[oops & " in text and "{}*star & " in text and "{} [spaced & " in text
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_table_with_hostile_names_compiles(tmp_path):
+    from meteor_core.table_export import CORPUS_COLUMNS, latex_corpus_table
+
+    table = latex_corpus_table(_latex_rows(HOSTILE_NAMES), CORPUS_COLUMNS, ["meteor|a:0.9"], "[oops",
+                               {"*star": 0.001})
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\\usepackage{booktabs}\\begin{document}\n" + table
+                                    + "\\end{document}\n", encoding="utf-8")
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout[-2000:]
