@@ -232,3 +232,28 @@ def test_latex_table_with_hostile_names_compiles(tmp_path):
     out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout[-2000:]
+
+
+def test_xlsx_cells_over_excels_limit_are_cut_visibly_and_listed():
+    """Issue 30, item 14: openpyxl cut text to 32,767 characters without a word."""
+    import io
+
+    import openpyxl
+
+    from meteor_core.table_export import XLSX_CELL_CHARS
+
+    long_hyp, long_name = "word " * 8_000, "n" * 33_000
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_workbook(
+        {"segments": [{"system": "a", "hypothesis": long_hyp}, {"system": long_name, "hypothesis": "short"}]},
+        {"METEOR": "sig"}, {"bootstrap samples": 100})))
+    assert book.sheetnames == ["signature", "segments", "notes"]
+    cut = book["segments"]["B2"].value
+    assert len(cut) == XLSX_CELL_CHARS and cut.endswith(" …[cut: 40,000 characters in all]")
+    assert long_hyp.startswith(cut[:-len(" …[cut: 40,000 characters in all]")])
+    assert book["segments"]["A3"].value.endswith(" …[cut: 33,000 characters in all]")
+    assert book["segments"]["B3"].value == "short" and book["segments"]["A2"].value == "a"
+    notes = list(book["notes"].iter_rows(values_only=True))
+    assert "at most 32,767 characters in a cell" in notes[0][0]
+    assert notes[2:] == [("segments", "B2", 40_000), ("segments", "A3", 33_000)]
+    short = openpyxl.load_workbook(io.BytesIO(xlsx_workbook({"t": [{"x": "y"}]}, {"METEOR": "sig"})))
+    assert short.sheetnames == ["signature", "t"]  # no notes sheet when nothing is cut
