@@ -28,6 +28,7 @@ from components.request_budget import OverBudget, request_deadline
 from meteor_core import MeteorConfig
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
+from meteor_core.analysis.compare import MAX_SAMPLES, MAX_SEED
 from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_table, read_table
 from meteor_core.config import PRESET_NAMES
 from meteor_core.textio import MAX_FILE_BYTES, InputError
@@ -163,8 +164,8 @@ def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
     with st.sidebar:
         st.header("Settings")
         metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
-        samples = int(st.number_input("Bootstrap samples", 100, 10_000, step=100, key="agr_samples"))
-        seed = int(st.number_input("Seed", 0, 2**31 - 1, key="agr_seed"))
+        samples = int(st.number_input("Bootstrap samples", 100, MAX_SAMPLES, step=100, key="agr_samples"))
+        seed = int(st.number_input("Seed", 0, MAX_SEED, key="agr_seed"))  # every bootstrap's range
         with st.expander("Your own METEOR configuration"):
             on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on")
             preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset")
@@ -297,7 +298,7 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
     _choose("agr_tune_params", tunable, [])
     parameters = t2.multiselect("Parameters", tunable, key="agr_tune_params", format_func=views.GREEK.get)
     objective = t3.selectbox("Objective", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_tune_objective")
-    steps = int(t4.number_input("Values per parameter", 2, 41, key="agr_tune_steps"))
+    steps = int(t4.number_input("Values per parameter", 2, tuning.MAX_STEPS, key="agr_tune_steps"))
     tune_key = (table_key, _metric_key(tune_config), tuple(parameters), objective, steps, samples, seed)
     if st.button("Tune", key="agr_tune_go", disabled=not parameters):
         scores = scored.get(tune_preset) or _score_all(table_key, table, {tune_preset: tune_config})[tune_preset]

@@ -15,7 +15,7 @@ import os
 import streamlit as st
 
 from app_pages import page_state
-from components import alignment_chart, alignment_export, breakdown, tables
+from components import alignment_chart, alignment_export, breakdown, link_check, tables
 from components.examples import BY_TITLE, EXAMPLES
 from components.inputs import check_pair
 from components.missing_resources import MISSING_RESOURCES, show_missing
@@ -200,6 +200,9 @@ with st.sidebar:
 st.title("METEOR Explorer")
 for problem in st.session_state.pop("url_problems", []):  # said once: gone at the next interaction
     st.warning(markdown_literal(problem))
+dropped_link = link_check.dropped_link_message()  # a link Streamlit ignored whole (over its limits)
+if dropped_link:
+    st.warning(markdown_literal(dropped_link))
 example = BY_TITLE.get(st.session_state.example)
 if example is not None:  # only while the text is still the example's (see _start)
     note = "" if example.preset == st.session_state.preset else (

@@ -14,9 +14,12 @@ class OverBudget(Exception):
 
 
 class Deadline:
-    def __init__(self, seconds: float, what: str = "this work"):
+    """``seconds`` for ``what``; ``limit`` says in the message whose limit it was."""
+
+    def __init__(self, seconds: float, what: str = "this work", limit: str = "the limit per request"):
         self.seconds = seconds
         self.what = what
+        self.limit = limit
         self.start = time.monotonic()
 
     def elapsed(self) -> float:
@@ -25,7 +28,7 @@ class Deadline:
     def check(self, done: str = "") -> None:
         """Raise OverBudget once the budget is spent; ``done`` says how far the work got."""
         if self.elapsed() > self.seconds:
-            raise OverBudget(f"{self.what} stopped after {self.seconds:g} s (the limit per request)"
+            raise OverBudget(f"{self.what} stopped after {self.seconds:g} s ({self.limit})"
                              + (f", {done}" if done else ""))
 
     def progress(self, report: Callable[[int, int], None] | None = None) -> Callable[[int, int], None]:

@@ -66,7 +66,10 @@ def _forget(chunk: str) -> None:
 
 def _split_chunk(chunk: str) -> tuple[str, ...]:
     tokens = []
-    for token in _TOKEN_RE.findall(chunk):
+    found = _TOKEN_RE.findall(chunk)
+    if len(found) > 1 and not chunk.isascii() and _has_clusters(chunk):
+        found = _cluster_tokens(chunk)
+    for token in found:
         if "'" in token or "’" in token:
             clitic = _CLITIC_RE.search(token)
             if clitic and clitic.start() > 0:
@@ -74,6 +77,56 @@ def _split_chunk(chunk: str) -> tuple[str, ...]:
                 continue
         tokens.append(token)
     return tuple(tokens)
+
+
+# --- text whose characters combine: a token never ends inside a grapheme cluster ---------------
+# _TOKEN_RE's classes are Python's: a letter is str.isalnum, which a combining mark is not, so it
+# would cut "किताब" at its vowel signs, "كَتَبَ" at its harakat, an emoji family at its joiners and
+# a flag between its two letters. A chunk that holds a grapheme cluster of more than one code
+# point (Unicode's extended grapheme clusters, found by the regex module's \X) is tokenised by
+# the same rules with marks and joiners belonging to the letter before them, and a symbol taken
+# as a whole cluster. Every other chunk, whatever its script, goes through _TOKEN_RE as before.
+_LETTER = r"[\p{L}\p{N}][\p{M}\u200c\u200d]*"  # a letter or digit with its marks (ZWNJ, ZWJ in words)
+_CLUSTER_TOKEN_PATTERN = rf"""
+    ['’](?:s|re|ve|ll|d|m|t)(?![\p{{L}}\p{{N}}\p{{M}}])
+    | \d+(?:[.,:]\d+)+(?![\p{{L}}\p{{N}}\p{{M}}])
+    | (?:Mr|Mrs|Ms|Dr|St|Prof|Jr|Sr|vs|etc)\.
+    | (?:\p{{L}}\p{{M}}*\.){{2,}}
+    | (?:{_LETTER})+(?:[-'’.](?:{_LETTER})+)*
+    | \.{{2,}} | -{{2,}}
+    | \X                                         # any other symbol, as a whole cluster (emoji, flag)
+    """
+_clusters = None  # the compiled patterns (regex module), made when first needed
+
+
+def _cluster_patterns():
+    global _clusters
+    if _clusters is None:
+        import regex  # (nltk's own dependency; imported only for text that needs it)
+
+        _clusters = regex.compile(r"\X"), regex.compile(_CLUSTER_TOKEN_PATTERN, regex.VERBOSE)
+    return _clusters
+
+
+def _has_clusters(chunk: str) -> bool:
+    """Whether some grapheme cluster of ``chunk`` is more than one code point."""
+    return len(_cluster_patterns()[0].findall(chunk)) < len(chunk)
+
+
+def _cluster_tokens(chunk: str) -> list[str]:
+    """``chunk``'s tokens by the rules above, then joined wherever one would end inside a
+    cluster (a mark after a dot, say): the clusters' own boundaries are the only cuts allowed."""
+    clusters, pattern = _cluster_patterns()
+    cuts = {m.end() for m in clusters.finditer(chunk)}
+    tokens: list[str] = []
+    at = 0
+    for token in pattern.findall(chunk):
+        if tokens and at not in cuts:
+            tokens[-1] += token
+        else:
+            tokens.append(token)
+        at += len(token)
+    return tokens
 
 
 _split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): split each one once

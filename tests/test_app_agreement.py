@@ -1,5 +1,6 @@
 """The "Agreement with people" page through AppTest: uploads, the bundled MQM set, bad tables,
 escaped system names, tuning with its heatmap, and the views behind it."""
+import gzip
 import json
 
 import numpy as np
@@ -99,6 +100,10 @@ def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
     (table_bytes(human=lambda k: None), "t.jsonl", "no row has a human score"),
     (b"system\tseg_id\thypothesis\thuman\nA\t1\tx\t1\n", "t.tsv", "no column 'reference'"),
     (b"\xff\xfe", "t.csv", "not UTF-8"),
+    # issue 30, item 7: a 400-digit integer was an uncaught OverflowError; ±1.7e308 a false note (item 13)
+    (table_bytes(human=lambda k: 10 ** 400 if k == 1 else -k), "t.jsonl", "must hold numbers within ±1e+100; row 2 has"),
+    (table_bytes(human=lambda k: 1.7e308 * (1 - k)), "t.jsonl", "must hold numbers within ±1e+100; row 1 has '1.7e+308'"),
+    (gzip.compress(table_bytes())[:-8], "t.jsonl.gz", "the gzip file is truncated"),
 ])
 def test_bad_tables_get_a_message(page, data, name, message):
     at = upload(page, data, name)

@@ -206,9 +206,9 @@ def test_uploaded_table_is_used(monkeypatch, tmp_path):
 
 def test_upload_caps(tmp_path):
     bomb = gzip.compress(b"0" * (MAX_FILE_BYTES + 1))  # ~20 KB that unpack to over 20 MiB
-    with pytest.raises(InputError, match="over 20 MiB once decompressed"):
+    with pytest.raises(InputError, match=r"over 20 MiB \(20,971,520-byte\) once decompressed"):
         store_upload(bomb, "bomb.gz", tmp_path)
-    with pytest.raises(InputError, match="over the 20 MiB limit"):
+    with pytest.raises(InputError, match=r"over the 20 MiB \(20,971,520-byte\) limit"):
         store_upload(b"x" * (MAX_FILE_BYTES + 1), "big.txt", tmp_path)
     with pytest.raises(InputError, match="not a readable gzip"):
         store_upload(b"\x1f\x8b garbage", "bad.gz", tmp_path)

@@ -34,3 +34,16 @@ def test_bad_files(tmp_path):
         out = run(*args)
         assert out.returncode != 0 and needle in out.stderr
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_explain_takes_a_sentence_or_a_corpus_not_both(tmp_path):
+    """Issue 30, item 17: --hyp was silently ignored when --hyp-file was given (and --ref with
+    --ref-file)."""
+    (tmp_path / "h").write_text("the big dog\n")
+    for args in (["--hyp", "a cat", "--hyp-file", str(tmp_path / "h"), "--ref-file", str(tmp_path / "h")],
+                 ["--hyp-file", str(tmp_path / "h"), "--ref-file", str(tmp_path / "h"), "--ref", "a dog"]):
+        out = run("explain", *args)
+        assert out.returncode == 2 and out.stdout == "" and "not allowed with argument" in out.stderr, out.stderr
+    out = run("explain", "--hyp-file", str(tmp_path / "h"), "--ref", "a dog")
+    assert out.returncode == 2 and "give both --hyp-file and --ref-file" in out.stderr
+    assert run("explain", "--hyp-file", str(tmp_path / "h"), "--ref-file", str(tmp_path / "h")).returncode == 0

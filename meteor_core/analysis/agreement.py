@@ -32,6 +32,7 @@ from scipy import stats as scipy_stats
 from ..config import PRESET_NAMES, MeteorConfig
 from ..scorer import SegmentTooLong, score
 from . import sacrebleu_metrics
+from .compare import check_samples
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import JudgedTable, row_indices
 from .significance import holm
@@ -379,8 +380,7 @@ def agreement(table: JudgedTable, metrics: Sequence[MetricScores], samples: int 
               seed: int = DEFAULT_SEED, progress: Progress | None = None) -> AgreementReport:
     """Every figure of every metric with 95% bootstrap intervals (``samples`` resamplings of the
     seg_ids, the same for every metric)."""
-    if samples < 1:
-        raise ValueError("samples must be >= 1")
+    samples, seed = check_samples(samples, seed)  # the bounds of every bootstrap here
     if not metrics:
         raise ValueError("no metric to correlate")
     layout = RowLayout.of(table)

@@ -21,7 +21,9 @@ import importlib
 import os
 import sys
 
-from .common import VisibleText
+from ..parallel import stop_pools
+from .common import CheckedOutput, OutputError, VisibleText, fail, silence_stdout
+from .interrupt import interruptible, taken
 
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
 # is chosen: scoring need not load numpy.
@@ -66,14 +68,27 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stderr = VisibleText(stderr, keep="\r")  # messages name files; "\r" redraws a progress line
     try:
-        parser, module = _parser(argv[0])
-        if getattr(module, "PASS_THROUGH", False):
-            args, unknown = parser.parse_known_args(argv)
-            args.passed_through = unknown
-        else:
-            args = parser.parse_args(argv)
-        if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
-            sys.stdout = VisibleText(stdout)
-        return module.run(args)
+        with interruptible():
+            try:
+                parser, module = _parser(argv[0])
+                if getattr(module, "PASS_THROUGH", False):  # (meteor app: streamlit's own options)
+                    args, unknown = parser.parse_known_args(argv)
+                    args.passed_through = unknown
+                else:
+                    args = parser.parse_args(argv)
+                sys.stdout = CheckedOutput(stdout)  # a full disk is one line, not a traceback
+                if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
+                    sys.stdout = VisibleText(sys.stdout)
+                code = module.run(args)
+                sys.stdout.flush()  # (what is still buffered fails here, not at exit)
+                return code
+            except OutputError as exc:
+                silence_stdout()
+                return fail(str(exc))
+            except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their queued work
+                taken()  # (a second Ctrl-C meanwhile is ignored)
+                stop_pools()
+                print("interrupted", file=stderr)
+                return 130  # the shell's code for a run ended by SIGINT
     finally:
         sys.stdout, sys.stderr = stdout, stderr

@@ -3,12 +3,15 @@ to report an error (one line on stderr, exit code 2), and terminal-safe text out
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
 from .. import languages
+from ..deadline import Deadline, OverBudget
 from ..config import (PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, UNICODE_FORMS, MeteorConfig, check_parameter,
                       missing_default_modules)
 from ..language_check import mismatch_note
@@ -20,7 +23,10 @@ from ..textio import InputError
 from ..tokenize import NltkDataMissingError
 
 # What a subcommand turns into a one-line message instead of a traceback.
-USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, NltkDataMissingError, ValueError)
+USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, NltkDataMissingError, ValueError, OverBudget)
+# The time limit of one compare or agree command unless --time-limit says otherwise: work the
+# caps allow can still multiply out far beyond any useful run (1,000 systems: 499,500 pairs).
+TIME_LIMIT_SECONDS = 3600.0
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +90,28 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
                         help=f"processes to score in (default 0: every core, {available_cores()} here); "
                              f"inputs under {MIN_PARALLEL_ITEMS:,} segments, and the nltk preset by default, "
                              "are scored in one")
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0 (0: no limit), got {text!r}")
+    return seconds
+
+
+def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
+    """--time-limit SECONDS: the command stops with a message saying how far it got."""
+    parser.add_argument("--time-limit", type=_seconds, default=TIME_LIMIT_SECONDS, metavar="SECONDS",
+                        help=f"stop with a message once the work has taken this long (default {TIME_LIMIT_SECONDS:g} "
+                             "s; 0: no limit)")
+
+
+def time_limit(args: argparse.Namespace, what: str) -> Deadline:
+    """The budget --time-limit sets for ``what`` (its message names the flag)."""
+    return Deadline(args.time_limit or math.inf, what, "--time-limit; 0 for no limit")
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
@@ -176,6 +204,42 @@ def _escapes(keep: str) -> dict[int, str]:
 def visible(text: str, keep: str = "") -> str:
     """``text`` with every control or invisible character as an escape (newlines and ``keep`` kept)."""
     return text.translate(_escapes(keep))
+
+
+class OutputError(Exception):
+    """The results could not be written (a full disk, a device that refuses them); one line."""
+
+
+class CheckedOutput:
+    """A text stream whose write and flush errors become OutputError (a broken pipe stays a
+    BrokenPipeError: the reader stopped, which is no error); everything else is the wrapped
+    stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _checked(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write the output ({exc.strerror or exc})") from None
+
+    def write(self, text: str) -> int:
+        return self._checked(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._checked(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit does not
+    fail again on what could not be written."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class VisibleText:

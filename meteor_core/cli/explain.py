@@ -33,10 +33,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     named = "a preset or a package's METEOR: " + ", ".join(known.choices())
     p.add_argument("--a", default="nltk", type=_name, help=f"configuration A ({named})")
     p.add_argument("--b", default="meteor15", type=_name, help="configuration B (the same names)")
-    p.add_argument("--hyp", help="the candidate sentence")
-    p.add_argument("--ref", action="append", help="a reference sentence (repeat for several)")
-    p.add_argument("--hyp-file", help="corpus: candidate file, one segment a line")
-    p.add_argument("--ref-file", action="append", help="corpus: reference file (repeat for several)")
+    # one sentence or one corpus: giving both is an error, not a silent choice of one
+    hyp = p.add_mutually_exclusive_group()
+    hyp.add_argument("--hyp", help="the candidate sentence")
+    hyp.add_argument("--hyp-file", help="corpus: candidate file, one segment a line")
+    ref = p.add_mutually_exclusive_group()
+    ref.add_argument("--ref", action="append", help="a reference sentence (repeat for several)")
+    ref.add_argument("--ref-file", action="append", help="corpus: reference file (repeat for several)")
     p.add_argument("--order", help=f"comma-separated factors (default: {','.join(DEFAULT_ORDER)})")
     p.add_argument("--no-synonyms", action="store_true", help="both configurations without the synonym stage")
     p.add_argument("--format", default="text", choices=["text", "json"])
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         order = [f.strip() for f in args.order.split(",")] if args.order else None
         if args.hyp_file or args.ref_file:
             if not (args.hyp_file and args.ref_file):
-                raise InputError("give both --hyp-file and --ref-file")
+                raise InputError("give both --hyp-file and --ref-file (not --hyp or --ref with them)")
             hyps = read_segments(args.hyp_file)
             refs = [read_segments(p) for p in args.ref_file]
             check_same_length({args.hyp_file: hyps, **{f"{p} (ref)": r for p, r in zip(args.ref_file, refs)}})

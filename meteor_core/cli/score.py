@@ -12,18 +12,20 @@ pipe, which cannot be read twice, when the scoring reaches its problem.
 from __future__ import annotations
 
 import argparse
-import os
+import logging
 import sys
 from itertools import tee
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
 from ..config import MeteorConfig
+from ..dask_runner import CONNECT_SECONDS  # (a number: dask is imported only to use it)
 from ..safe_export import delimited_row, json_text
 from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
 from ..stats import MeteorStats
 from ..textio import iter_segments, zip_same_length
-from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, config_notes, fail
+from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, config_notes, fail,
+                     silence_stdout)
 
 NOTE_SAMPLE = 500  # segments read for the notes on the input (Unicode form, language)
 
@@ -35,7 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     add_jobs_argument(parser)
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="score on a Dask cluster instead (e.g. tcp://HOST:8786; needs dask[distributed])")
+                        help="score on a Dask cluster instead (e.g. tcp://HOST:8786; needs dask[distributed]); an address "
+                             f"that does not answer as a Dask scheduler within {CONNECT_SECONDS} s is an error")
 
 
 class Totals:
@@ -124,10 +127,22 @@ def _results(args: argparse.Namespace, config: MeteorConfig) -> Iterator[Segment
     hyps = (row[0] for row in hyp_rows)
     refs = (list(row[1:]) for row in ref_rows)
     if args.scheduler:
-        from ..dask_runner import score_segments_dask  # uses dask only when called
+        from ..dask_runner import score_segments_dask
 
+        _quiet_dask_logs()
         return score_segments_dask(args.scheduler, hyps, refs, config)
     return score_segments(hyps, refs, config, jobs=args.jobs)
+
+
+def _quiet_dask_logs() -> None:
+    """Only errors worth a traceback from distributed's loggers: the CLI says in one line what
+    went wrong with the cluster, and distributed would log it again, traceback and all."""
+    try:
+        import distributed  # noqa: F401 (its import sets its loggers' levels from dask's configuration)
+    except ImportError:
+        return  # score_segments_dask says what to install
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         WRITERS[args.format](_results(args, config), config, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        silence_stdout()  # no second error at exit
     # --scheduler: ConnectionError when no scheduler answers, ImportError when dask is missing
     except USER_ERRORS + (ConnectionError, ImportError) as exc:
         return fail(str(exc))
