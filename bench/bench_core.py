@@ -12,8 +12,8 @@ machine falls on all of them alike. Printed:
 * a table per reference-length bucket (1-14, 15-40, 41-80, 81+ tokens): time and ratio to NLTK;
 * the share of segments whose alignment was proven optimal (meteor2005);
 * with --compiled-too, the pure-Python modules (METEOR_PURE=1) beside the compiled ones;
-* adversarial input (repeated words, tiny vocabularies, 1,000 tokens) per preset: seconds and
-  whether the search was cut (optimal=False).
+* adversarial input (repeated words, tiny vocabularies, 1,000 tokens) per searching preset:
+  CPU seconds, the search's work units and why it stopped (bench/adversarial.py).
 
     .venv/bin/python bench/bench_core.py [--rounds 5] [--presets meteor2005,nltk,meteor15] [--compiled-too]
 """
@@ -167,28 +167,20 @@ def _run_child(name: str, pure: bool) -> dict:
 # --- adversarial input -------------------------------------------------------------------------
 
 
-def adversarial(presets: list[str]) -> None:
-    import meteor_core.align.pairwise  # noqa: F401
-    from meteor_core import MeteorConfig, resources, score
-
-    for preset in presets:
-        config = MeteorConfig.preset(preset)
-        resources.load_synonyms(config.synonym_source)
-        score("Mr. Smith left.", ["Mr. Smith left."], config)
-    print("\nAdversarial input (seconds a segment; 'cut' = the search (meteor2005, meteor15) hit its budget: optimal=False)")
-    from bench.adversarial import cases as adversarial_cases
-
-    cases = adversarial_cases()
-    print(f"{'case':44s}" + "".join(f"{p:>20s}" for p in presets))
-    for name, (h, r) in cases.items():
-        cells = []
-        for preset in presets:
-            t = time.perf_counter()
-            result = score(h, [r], MeteorConfig.preset(preset))
-            dt = time.perf_counter() - t
-            searched = MeteorConfig.preset(preset).aligner != "greedy"  # greedy never claims optimal
-            cells.append(f"{dt:8.3f} s {'cut' if searched and not result.optimal else '':>4s}")
-        print(f"{name:44s}" + "".join(f"{c:>20s}" for c in cells))
+def adversarial(presets: list[str], pure_too: bool) -> None:
+    """bench/adversarial.py's table (CPU seconds, work units, why the search stopped), in a fresh
+    process per build."""
+    searched = ",".join(p for p in presets if p != "nltk")  # the greedy aligner does not search
+    if not searched:
+        return
+    for pure in ([False, True] if pure_too else [False]):
+        env = dict(os.environ)
+        env.pop("METEOR_PURE", None)
+        if pure:
+            env["METEOR_PURE"] = "1"
+        print("\nAdversarial input (bench/adversarial.py" + (", METEOR_PURE=1)" if pure else ")"))
+        subprocess.run([sys.executable, str(ROOT / "bench" / "adversarial.py"), "--presets", searched], env=env,
+                       check=True)
 
 
 # --- the parent --------------------------------------------------------------------------------
@@ -247,7 +239,7 @@ def main():
             cells.append(f"{seconds:8.3f} s ({ratio:5.2f}x)")
         print(f"{label[s]:26s}" + "".join(f"{c:>22s}" for c in cells))
     if not args.no_adversarial:
-        adversarial(presets)
+        adversarial(presets, args.compiled_too)
 
 
 if __name__ == "__main__":

@@ -111,3 +111,40 @@ def compiled_modules() -> list[str]:
     return [m for m in COMPILED
             if m in sys.modules and str(getattr(sys.modules[m], "__file__", "")).endswith(
                 tuple(importlib.machinery.EXTENSION_SUFFIXES))]
+
+
+def status() -> tuple[list[str], dict[str, str]]:
+    """Every module of COMPILED imported: those that run compiled, and why each other one runs
+    from its .py."""
+    import importlib
+
+    for module in COMPILED:
+        importlib.import_module(module)
+    running = compiled_modules()
+    pure, built = bool(os.environ.get("METEOR_PURE")), _built()
+    why = {}
+    for module in COMPILED:
+        if module in running:
+            continue
+        if not _has_binary(module):
+            why[module] = "not built"
+        elif pure:
+            why[module] = "METEOR_PURE is set"
+        elif built.get(module) != source_hash(module):
+            why[module] = "its source changed since the build"
+        else:
+            why[module] = "loaded from its .py"
+    return running, why
+
+
+def summary() -> str:
+    """One line: whether the compiled core is active, and which modules run compiled."""
+    running, why = status()
+    short = [m.rsplit(".", 1)[-1] for m in running]
+    if not running:
+        reasons = sorted(set(why.values()))
+        return f"compiled core: not active, pure Python ({'; '.join(reasons)})"
+    line = f"compiled core: active, {len(running)} of {len(COMPILED)} modules ({', '.join(short)})"
+    if why:
+        line += "; from .py: " + ", ".join(f"{m.rsplit('.', 1)[-1]} ({reason})" for m, reason in why.items())
+    return line

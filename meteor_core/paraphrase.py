@@ -86,6 +86,12 @@ class ParaphraseTable:
                 return p
             slot = (slot + 1) & self._mask
 
+    @property
+    def most_paraphrases(self) -> int:
+        """The largest number of paraphrases one phrase has."""
+        starts = self._phrase_start
+        return max((starts[p + 1] - starts[p] for p in range(self.phrases)), default=0)
+
     def count(self, phrase: str) -> int:
         """How many paraphrases ``phrase`` has (without decoding them)."""
         p = self._phrase_index(phrase)
@@ -110,12 +116,12 @@ class ParaphraseTable:
             self._found[phrase] = found
         return found
 
-    def paths(self, words: list[str], start: int) -> list[tuple[int, str]]:
+    def paths(self, words: list[str], start: int, most: int | None = None) -> list[tuple[int, str]]:
         """(phrase length, paraphrase) for the phrases starting at ``start``, shortest phrase first,
-        each phrase's paraphrases in file order."""
+        each phrase's paraphrases in file order (only its first ``most`` if given)."""
         found = []
         for end in range(start + 1, min(start + self.max_words, len(words)) + 1):
-            paraphrases = self.lookup(" ".join(words[start:end]))
+            paraphrases = self.lookup(" ".join(words[start:end]), most)
             if paraphrases:
                 found += [(end - start, p) for p in paraphrases]
         return found

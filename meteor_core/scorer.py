@@ -15,9 +15,8 @@ from .config import STAGES, MeteorConfig
 from .stats import MeteorStats, Scores, compute
 from .tokenize import LANGUAGE_TOKENIZERS, tokenize
 
-# A segment's alignment search stops after this long (all stages and references together);
-# the result then says optimal=False. Typical segments take well under a millisecond.
-SEGMENT_SECONDS = 0.25
+# A segment's alignment search is bounded by work (align.search.Budget, all stages and references
+# together), the same on every machine; a cut result says optimal=False and why (stopped_by).
 # Longer segments are refused: candidate generation is O(n·m) even when the search is bounded
 # (5,000 tokens a side take ~1.5 s; a 20 MiB one-line file would not finish).
 MAX_SEGMENT_TOKENS = 5_000
@@ -101,6 +100,10 @@ class PairResult:
     packed_alignment: tuple
     crossings: int
     optimal: bool
+    # Why the search ended before proving its alignment: None (it did not, or there was no search:
+    # the greedy aligner), "work" (the segment's work budget, or a cap on memory that stands for
+    # it), "time" (the last-resort safety clock).
+    stopped_by: str | None
     stats: MeteorStats
 
     @cached_property
@@ -164,7 +167,8 @@ class PairResult:
             "hyp_tokens": list(self.hyp_tokens), "ref_tokens": list(self.ref_tokens),
             "alignment": [m.to_dict() for m in self.alignment],
             "chunk_spans": [c.to_dict() for c in self.chunk_spans],
-            "crossings": self.crossings, "optimal": self.optimal, "stats": self.stats.to_dict(),
+            "crossings": self.crossings, "optimal": self.optimal, "stopped_by": self.stopped_by,
+            "stats": self.stats.to_dict(),
         }
 
 
@@ -322,9 +326,10 @@ def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfi
     chunks, crossings = _chunks_and_crossings(alignment.matches)
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)
+    stopped_by = None if alignment.optimal or budget is None else budget.stopped_by
     return (s.score, s.precision, s.recall, s.fmean, s.fragmentation, s.penalty, stats.chunks,
             stats.matches, hyp_tokens, ref_tokens, tuple(chain.from_iterable(alignment.matches)), crossings,
-            alignment.optimal, stats)
+            alignment.optimal, stopped_by, stats)
 
 
 def require_jar_resources(config: MeteorConfig) -> None:
@@ -363,8 +368,7 @@ def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig
     if config.uses_synonyms:
         resources.require_synonyms(config.synonym_source)  # fail at once when missing; it loads when a word needs it
     hyp_tokens, hyp_norm = _prepare(hypothesis, config)
-    # The greedy aligner does not search: no budget, and no CPU clock read (a system call).
-    budget = None if config.aligner == "greedy" else Budget.for_seconds(SEGMENT_SECONDS)
+    budget = None if config.aligner == "greedy" else Budget()  # (the greedy aligner does not search)
     found = [_pair_fields(hyp_tokens, hyp_norm, *_prepare(ref, config), config, budget) for ref in references]
     if len(found) == 1:
         return SegmentResult(*found[0], 0, None, config.signature())

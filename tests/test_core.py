@@ -225,7 +225,7 @@ def test_stage_search_matches_brute_force(data):
     fixed = [(x - 10 + n_h // 2 + shift, y - 10 + n_r // 2 + shift) for x, y in fixed]
     taken_h, taken_r = {x for x, _ in fixed}, {y for _, y in fixed}
     cands = {i: [j for j in js if j not in taken_r] for i, js in cands.items() if i not in taken_h}
-    pairs, proven = solve_stage({i: js for i, js in cands.items() if js}, fixed, Budget.for_seconds(5))
+    pairs, proven = solve_stage({i: js for i, js in cands.items() if js}, fixed, Budget(10**12))
     k, crossings, links = _brute_force_stage({i: js for i, js in cands.items() if js}, fixed)
     assert proven
     assert len(pairs) == k
@@ -323,7 +323,7 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
         fixed = list(zip(rng.sample(free_h, n_fixed), rng.sample(free_r, n_fixed)))
         forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
         assert sorted(map(sorted, open_classes)) == sorted(sorted(c) for c in classes if len(c[0]) != len(c[1]))
-        pairs, proven = search.solve_classes(forced, open_classes, fixed, Budget.for_seconds(5))
+        pairs, proven = search.solve_classes(forced, open_classes, fixed, Budget(10**12))
         assert proven
         assert len(pairs) == sum(min(len(h), len(r)) for h, r in classes)
         crossings, links = _added(pairs, fixed)
@@ -361,7 +361,7 @@ def test_many_repeated_words_match_exhaustive_choice():
         forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
         if len(open_classes) < 3 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
             continue
-        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
         assert proven
         new = [p for p in pairs if p not in set(forced)]
         crossings, links = _added(new, forced)
@@ -387,7 +387,7 @@ def test_monotone_dp_takes_links_within_a_class():
 
 def test_coordinate_descent_fallback_is_valid_and_marked_unproven(monkeypatch):
     """When parts have too many choices for the exact search, coordinate descent answers: a
-    maximum matching never better than the optimum, marked as not proven."""
+    maximum matching never better than the optimum, marked as not proven and as cut by work."""
     from meteor_core.align import search
 
     rng = random.Random(5)
@@ -398,10 +398,14 @@ def test_coordinate_descent_fallback_is_valid_and_marked_unproven(monkeypatch):
         if len(open_classes) < 2 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
             continue
         monkeypatch.setattr(search, "MAX_PART_OPTIONS", 1)
+        monkeypatch.setattr(search, "MAX_LISTED_OPTIONS", 1)
         monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)
-        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        budget = Budget(10**12)
+        pairs, proven = search.solve_classes(forced, open_classes, [], budget)
         monkeypatch.undo()
-        exact, exact_proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        assert proven == (budget.stopped_by is None)  # a cap on memory counts as cut by work
+        assert budget.stopped_by in (None, "work")
+        exact, exact_proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
         assert exact_proven
         assert len(pairs) == len(exact) == len(forced) + sum(min(len(h), len(r)) for h, r in open_classes)
         ours = (count_crossings(pairs), -count_links(pairs))

@@ -17,8 +17,7 @@ distributed = pytest.importorskip("distributed")  # pinned in requirements.txt: 
 
 from meteor_core.dask_runner import SchedulerUnreachable, score_corpus_dask, score_segments_dask  # noqa: E402
 
-# At most 40 words a side: far from the per-segment clock bound, so any two runs agree (see
-# test_parallel.py).
+# At most 40 words a side: quick to score (cut segments are compared in test_budget_cuts_*).
 N = 300
 SHORT = [(h, r) for h, r in zip(ted_lines("sys1"), ted_lines("ref")) if max(len(h.split()), len(r.split())) <= 40]
 HYPS = [h for h, _ in SHORT[:N]]
@@ -233,3 +232,17 @@ def test_a_scheduler_lost_during_the_run_is_one_error(short_timeout):
     with pytest.raises(ClusterFailed, match=f"the Dask cluster at {cluster.scheduler_address}"):
         next(results)
     assert time.monotonic() - start < 30
+
+
+def test_budget_cuts_are_the_local_ones_on_the_cluster(client):
+    """Adversarial segments whose search the work budget cuts: the cluster's workers cut them
+    where a local run does (the bound counts work, not a worker's time)."""
+    sys.path.insert(0, str(ROOT))
+    from bench.adversarial import cases
+
+    hyps, refs = zip(*cases().values())
+    config = MeteorConfig.meteor2005()
+    local = score_corpus(list(hyps), [[r] for r in refs], config)
+    remote = score_corpus_dask(client, iter(hyps), iter([[r] for r in refs]), config, partition_segments=2)
+    assert _dicts(remote) == _dicts(local)
+    assert sum(s.stopped_by == "work" for s in local.segments) >= 3

@@ -1,12 +1,15 @@
 """`pip install ".[app]"` into a fresh venv gives the package (with no other project's data files:
-Meteor 1.5's lists are read from the user's jar), the `meteor` command, and the explorer, which
-`meteor app` starts from any folder.
+Meteor 1.5's lists are read from the user's jar), the `meteor` command, the explorer, which
+`meteor app` starts from any folder, and the compiled core wherever a C compiler is present (else
+pure Python, with a one-line notice and no compiler warnings).
 
 Offline and quick: the fresh venv is made without pip and sees the test run's own site-packages
 through a .pth file (so pip, setuptools and the dependencies are already there: nothing is
 downloaded), and pip builds with --no-build-isolation from a copy of the tracked sources (the
 checkout gets no build/ or egg-info)."""
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,20 +23,19 @@ from browser import CHROMIUM, browser_page, require_browser, streamlit_server
 from conftest import DEMO, ROOT
 
 
-def _run(args, cwd, **kw):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=240, **kw)
+def _run(args, cwd, env_extra=None, **kw):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "METEOR_PURE")}
+    env.update(env_extra or {})
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=400, **kw)
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """(venv dir, work dir) after `pip install .` from a copy of the sources."""
-    tmp = tmp_path_factory.mktemp("pkg")
+def _install(tmp, env_extra=None):
+    """`pip install -v ".[app]"` of a copy of the sources into a fresh venv: (venv dir, pip's output)."""
     source = tmp / "src"
     for folder in ("meteor_core", "app_pages", "components", "demo"):
         shutil.copytree(ROOT / folder, source / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "_accel_manifest.json"))
-    for name in ("pyproject.toml", "README.md", "app.py"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "app.py"):
         shutil.copy(ROOT / name, source / name)
     venv = tmp / "venv"
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp)
@@ -41,14 +43,25 @@ def installed(tmp_path_factory):
     python = venv / "bin" / "python"
     purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp)
     (Path(purelib.stdout.strip()) / "reuse-test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = _run([str(python), "-m", "pip", "install", "--no-index", "--no-build-isolation", "--no-cache-dir",
-                "--disable-pip-version-check", f"{source}[app]"], cwd=tmp)
+    pip = _run([str(python), "-m", "pip", "install", "-v", "--no-index", "--no-build-isolation", "--no-cache-dir",
+                "--disable-pip-version-check", f"{source}[app]"], cwd=tmp, env_extra=env_extra)
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    return venv, tmp
+    return venv, pip.stdout + pip.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(venv dir, work dir, pip's output) after `pip install .` from a copy of the sources."""
+    tmp = tmp_path_factory.mktemp("pkg")
+    venv, output = _install(tmp)
+    return venv, tmp, output
+
+
+COMPILER_WARNING = re.compile(r"\.c:\d+:\d+: warning|warning: .*\[-W")
 
 
 def test_the_package_is_installed_without_data_files(installed):
-    venv, tmp = installed
+    venv, tmp, _ = installed
     probe = _run([str(venv / "bin" / "python"), "-c",
                   "import meteor_core, importlib.metadata as md; from pathlib import Path;"
                   "print(meteor_core.__file__);"
@@ -59,14 +72,16 @@ def test_the_package_is_installed_without_data_files(installed):
     assert probe.returncode == 0, probe.stderr
     where, others, extras, versions = probe.stdout.splitlines()
     assert where.startswith(str(venv))  # the installed copy, not the checkout
-    assert eval(others) == []  # no data files (Meteor 1.5's function words and prefixes come from the user's jar)
+    # no data files (Meteor 1.5's function words and prefixes come from the user's jar): only the
+    # compiled modules, their C types and the hashes of what they were compiled from
+    assert [name for name in eval(others) if not re.fullmatch(r".*\.(so|pxd)|_accel_manifest\.json", name)] == []
     assert {"app", "dask", "meteor15", "metrics"} <= set(eval(extras))
     installed_version, package_version = versions.split()
     assert installed_version == package_version
 
 
 def test_meteor_command_equals_python_m_meteor_core(installed):
-    venv, tmp = installed
+    venv, tmp, _ = installed
     meteor = venv / "bin" / "meteor"
     helped = _run([str(meteor), "--help"], cwd=tmp)
     assert helped.returncode == 0 and "usage: meteor" in helped.stdout
@@ -96,7 +111,7 @@ def _wheel_names(tmp: Path) -> set[str]:
 
 
 def test_the_wheel_carries_the_explorer_inside_its_own_package(installed):
-    _, tmp = installed
+    _, tmp, _ = installed
     names = _wheel_names(tmp)
     expected = {"meteor_explorer/app.py"}
     for folder in ("app_pages", "components", "demo"):
@@ -115,7 +130,7 @@ def test_the_wheel_carries_the_explorer_inside_its_own_package(installed):
 def test_meteor_app_starts_the_installed_explorer_from_any_folder(installed):
     """`meteor app` from a folder far from any checkout: streamlit serves the installed copy;
     with a browser, the page loads and shows the explorer."""
-    venv, tmp = installed
+    venv, tmp, _ = installed
     elsewhere = tmp / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
@@ -146,3 +161,50 @@ def test_meteor_app_without_streamlit_says_how_to_install_it(tmp_path):
     assert out.returncode == 2, out.stderr
     assert out.stderr.strip() == ("error: the explorer needs streamlit, which is not installed: "
                                   "pip install 'meteor-explorer[app]'")
+
+
+def test_the_installed_package_runs_compiled(installed):
+    """With a C compiler (here), pip builds the compiled core: every accelerated module of the
+    installed copy (not the checkout) runs compiled, --version says so, and the build printed
+    no compiler warning."""
+    venv, tmp, output = installed
+    probe = _run([str(venv / "bin" / "python"), "-c",
+                  "import meteor_core, json; from meteor_core import _accel;"
+                  "running, why = _accel.status();"
+                  "print(json.dumps([meteor_core.__file__, running, why, "
+                  "[__import__(m, fromlist=['_']).__file__ for m in running]]))"], cwd=tmp)
+    assert probe.returncode == 0, probe.stderr
+    where, running, why, files = json.loads(probe.stdout)
+    assert where.startswith(str(venv)) and why == {}
+    assert len(running) == 12 and all(f.startswith(str(venv)) and f.endswith(".so") for f in files)
+    version = _run([str(venv / "bin" / "meteor"), "--version"], cwd=tmp)
+    assert version.returncode == 0 and "compiled core: active, 12 of 12 modules" in version.stdout
+    assert "[accel] compiled 12 modules with Cython" in output
+    assert not COMPILER_WARNING.search(output), COMPILER_WARNING.search(output).group(0)
+
+
+def test_without_a_compiler_the_install_is_pure_python_with_one_notice(tmp_path):
+    """A C compiler that fails (CC=false): the install still succeeds, pure Python, with one line
+    that says so and no compiler output."""
+    venv, output = _install(tmp_path, {"CC": "false", "LDSHARED": "false"})
+    notices = [line for line in output.splitlines() if "[accel]" in line]
+    assert len(notices) == 1 and "could not be built" in notices[0] and "pure Python" in notices[0], notices
+    version = _run([str(venv / "bin" / "meteor"), "--version"], cwd=tmp_path)
+    assert version.returncode == 0 and "compiled core: not active, pure Python (not built)" in version.stdout
+    scored = _run([str(venv / "bin" / "python"), "-c",
+                   "from meteor_core import score; print(round(score('the cat sat', ['the cat sat']).score, 4))"],
+                  cwd=tmp_path)
+    assert scored.returncode == 0 and scored.stdout.strip() == "0.9815"
+
+
+def test_an_installed_module_edited_after_the_build_runs_from_its_source(installed):
+    """The hash manifest works in an installed package too: a .py edited after the install
+    runs from its .py, the others stay compiled. (Last: it edits the installed copy.)"""
+    venv, tmp, _ = installed
+    probe = "import json; from meteor_core import _accel; print(json.dumps(_accel.status()))"
+    where = _run([str(venv / "bin" / "python"), "-c", "import meteor_core.stats as s; print(s.__file__)"], cwd=tmp)
+    stats = Path(where.stdout.strip()).with_name("stats.py")
+    stats.write_text(stats.read_text(encoding="utf-8") + "\n# edited after the build\n", encoding="utf-8")
+    out = _run([str(venv / "bin" / "python"), "-c", probe], cwd=tmp)
+    running, why = json.loads(out.stdout)
+    assert why == {"meteor_core.stats": "its source changed since the build"} and len(running) == 11

@@ -19,9 +19,8 @@ from meteor_core.analysis.compare import compare_systems
 from meteor_core.analysis.difference import explain_corpus_difference
 from meteor_core.scorer import SegmentResult, SegmentTooLong, score_corpus, score_segments
 
-# TED segments of at most 40 words a side. A segment's search stops at a clock bound
-# (scorer.SEGMENT_SECONDS), so on a loaded machine a long segment can end with optimal=False in
-# one run and not in another; these are far from it, so every run must give the same result.
+# TED segments of at most 40 words a side (quick to score; the search's bound counts work, so
+# cut segments too are the same in every run: tests/test_bounds.py).
 N = 200
 SHORT = [(r, a, b) for r, a, b in zip(ted_lines("ref"), ted_lines("sys1"), ted_lines("sys2"))
          if max(len(x.split()) for x in (r, a, b)) <= 40]
@@ -38,7 +37,6 @@ def small_chunks(monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 1)
     monkeypatch.setattr(parallel, "MIN_COLD_PARALLEL_ITEMS", 1)
     monkeypatch.setattr(parallel, "CHUNK_ITEMS", 7)
-    monkeypatch.setattr(scorer, "SEGMENT_SECONDS", 600)  # forked workers inherit it: no clock cuts
     yield
     parallel.shutdown_pools()
 
@@ -152,9 +150,9 @@ FORKED_WORDNET = """
 import json, sys
 sys.path.insert(0, "tests")
 from test_parallel import SYS1, TWO_REFS, _dicts
-from meteor_core import MeteorConfig, parallel, resources, scorer
+from meteor_core import MeteorConfig, parallel, resources
 from meteor_core.scorer import score_corpus
-parallel.MIN_PARALLEL_ITEMS, parallel.CHUNK_ITEMS, scorer.SEGMENT_SECONDS = 1, 7, 600
+parallel.MIN_PARALLEL_ITEMS, parallel.CHUNK_ITEMS = 1, 7
 resources.wordnet()
 for memo in (resources.synsets_of.__self__, resources._shared_synsets, resources.nltk_synonyms.__self__):
     memo.clear()

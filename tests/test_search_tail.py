@@ -31,7 +31,7 @@ def test_complete_options_up_to_a_ceiling_are_the_listed_ones_in_order():
         every = search._complete_options(part, cost)
         values = sorted({value for value, _ in every})
         for ceiling in [values[0] - 1] + values[:3] + [values[-1]]:
-            got = search._complete_options_up_to(part, cost, ceiling, Budget.for_seconds(5))
+            got = search._complete_options_up_to(part, part.short_side_costs(cost), ceiling, Budget(10**12))
             assert got == [(value, pairs) for value, pairs in every if value <= ceiling]
             compared += 1
     assert compared > 5000
@@ -45,7 +45,7 @@ def test_a_part_deeper_than_the_recursion_limit_is_listed():
     hyps, refs = list(range(n)), list(range(n - 1))  # consecutive positions: every step can link
     part, cost = search.Part(hyps, refs), search.StageCost([], 50)
     assert part.adjacent
-    got = search._complete_options_up_to(part, cost, 0, Budget.for_seconds(60))
+    got = search._complete_options_up_to(part, part.short_side_costs(cost), 0, Budget(10**12))
     # Skipping hyp token s leaves n − 2 links when s is first or last, n − 3 otherwise.
     assert len(got) == n
     assert [value for value, _ in got] == [-(n - 2)] + [-(n - 3)] * (n - 2) + [-(n - 2)]
@@ -56,10 +56,10 @@ def test_a_part_deeper_than_the_recursion_limit_is_listed():
 def test_complete_options_up_to_stops_when_the_budget_is_spent():
     part = search.Part(list(range(0, 40, 2)), list(range(1, 24, 2)))
     cost = search.StageCost([], 50)
-    budget = Budget.for_seconds(0)
-    budget.exhausted = True
+    budget = Budget(0)
+    budget.spend(1)  # used up
     with pytest.raises(search.OutOfTime):
-        search._complete_options_up_to(part, cost, 10**6, budget)
+        search._complete_options_up_to(part, part.short_side_costs(cost), 10**6, budget)
 
 
 def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
@@ -80,7 +80,7 @@ def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
 
     def complete_options(part, cost):
         # (a part of at most FEW_OPTIONS options is listed whole: cheaper than the walk)
-        assert not calls["inside"] or search._option_count(part) <= search.FEW_OPTIONS, \
+        assert not calls["inside"] or search._option_count(part, Budget(10**12)) <= search.FEW_OPTIONS, \
             "every option of a large complete part listed to find the tied ones"
         return real_complete_options(part, cost)
 
@@ -95,7 +95,7 @@ def test_a_word_repeated_many_times_where_only_links_decide(monkeypatch):
         if len(open_classes) < 2 or sum(len(h) * len(r) > 12 for h, r in open_classes) > 1:
             continue  # one large part at most: the exhaustive choice stays small
         before = calls["best_links"]
-        pairs, proven = search.solve_classes(forced, open_classes, [], Budget.for_seconds(5))
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
         if calls["best_links"] == before:
             continue  # another path (parts that cross): tests/test_core.py covers those
         assert proven
@@ -151,8 +151,8 @@ def test_descent_without_tables_takes_the_same_steps():
         unary = [o[1].copy() for o in options]
         tables = {(k, m): pairwise._table(options[k], options[m], weight) for k in range(n) for m in range(k + 1, n)}
         start = [int(np.argmin(u)) for u in unary]
-        assert pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5)) == \
-            pairwise._descend(unary, tables, start, Budget.for_seconds(5))
+        assert pairwise._descend_on_pairs(options, weight, start, Budget(10**12)) == \
+            pairwise._descend(unary, tables, start, Budget(10**12))
         compared += 1
     assert compared > 200
 
@@ -176,22 +176,22 @@ def test_options_dropped_before_the_tables_cannot_beat_the_incumbent(monkeypatch
         totals = list(_every_total(options, weight))
         least = min(total for _, total in totals)
         start = [int(np.argmin(o[1])) for o in options]
-        incumbent = pairwise._descend_on_pairs(options, weight, start, Budget.for_seconds(5))
+        incumbent = pairwise._descend_on_pairs(options, weight, start, Budget(10**12))
         value = dict(totals)[tuple(incumbent)]
-        kept = pairwise._options_that_may_win(options, weight, incumbent, Budget.for_seconds(5))
+        kept = pairwise._options_that_may_win(options, weight, incumbent, Budget(10**12))
         if kept is not None:
             for choice, total in totals:
                 if total <= value - 1:  # beats the incumbent: every option of it is kept
                     assert all(c in set(rows.tolist()) for c, rows in zip(choice, kept))
             dropped += sum(len(o[1]) - len(rows) for o, rows in zip(options, kept))
-        choice, proven = pairwise.solve_pairwise(options, weight, Budget.for_seconds(5))
+        choice, proven = pairwise.solve_pairwise(options, weight, Budget(10**12))
         assert proven and dict(totals)[tuple(choice)] == least
         checked += 1
     assert checked > 250 and dropped > 1000
 
 
 def test_a_spent_budget_stops_the_filtered_search(monkeypatch):
-    """With the clock already out, the search that filters a large part's options answers at
+    """With the budget already spent, the search that filters a large part's options answers at
     once with a valid choice, marked as not proven."""
     from meteor_core.align import pairwise
 
@@ -202,8 +202,8 @@ def test_a_spent_budget_stops_the_filtered_search(monkeypatch):
         options, weight = _random_group(rng)
         if len(options) < 2 or max(len(o[1]) for o in options) <= 2:
             continue
-        budget = Budget.for_seconds(5)
-        budget.exhausted = True
+        budget = Budget(0)
+        budget.spend(1)  # used up
         choice, proven = pairwise.solve_pairwise(options, weight, budget)
         assert proven is False
         assert all(0 <= c < len(o[1]) for o, c in zip(options, choice))
@@ -232,7 +232,7 @@ def test_tables_laid_out_by_their_longer_side_and_pruned_either_way(monkeypatch)
         tables = {(k, m): pairwise._laid_out(pairwise._table(options[k], options[m], weight))
                   for k in range(n) for m in range(k + 1, n)}
         tables = {km: t for km, t in tables.items() if t.any()}
-        best = pairwise._descend(unary, tables, [int(np.argmin(u)) for u in unary], Budget.for_seconds(5))
+        best = pairwise._descend(unary, tables, [int(np.argmin(u)) for u in unary], Budget(10**12))
         value = pairwise._value(unary, tables, best)
         monkeypatch.setattr(pairwise, "MANY_OPTIONS", 0)
         one_by_one = pairwise._prune(unary, tables, best, value)
@@ -288,7 +288,7 @@ def test_pruned_groups_end_in_the_optimum_whether_tried_all_or_searched(monkeypa
         least = min(totals.values())
         monkeypatch.setattr(pairwise, "EVERY_CHOICE", 4096 if case % 2 else 0)  # 0: always search
         before = len(tried_all)
-        choice, proven = pairwise.solve_pairwise(options, weight, Budget.for_seconds(5))
+        choice, proven = pairwise.solve_pairwise(options, weight, Budget(10**12))
         assert proven and totals[tuple(choice)] == least
         assert (len(tried_all) > before) == bool(case % 2)
         checked += 1
@@ -339,7 +339,7 @@ def test_the_joint_matrix_solves_as_the_tables_do(monkeypatch):
             monkeypatch.setattr(pairwise, "DENSE_OPTIONS", dense)
             calls = []
             monkeypatch.setattr(pairwise, "_solve_dense", lambda *a: calls.append(1) or real_dense(*a))
-            answers.append(pairwise.solve_pairwise(options, weight, Budget.for_seconds(5)))
+            answers.append(pairwise.solve_pairwise(options, weight, Budget(10**12)))
             used_matrix.append(bool(calls))
         assert used_matrix[0] is False and used_matrix[2] is True
         switched += used_matrix[1]
@@ -371,7 +371,7 @@ def test_tied_choices_listed_or_walked_alike(monkeypatch):
         for few in (0, 10**9):
             monkeypatch.setattr(search, "FEW_OPTIONS", few)
             groups = len(tied_groups)
-            answers.append(search.solve_classes(forced, open_classes, [], Budget.for_seconds(5)))
+            answers.append(search.solve_classes(forced, open_classes, [], Budget(10**12)))
             # _best_links entered and left without a search: one tied choice per part
             without_search += len(tied_groups) > groups and tied_groups[-1] == len(searches)
         assert answers[0] == answers[1]
@@ -381,3 +381,54 @@ def test_tied_choices_listed_or_walked_alike(monkeypatch):
         assert (added[0], -added[1]) == _best_over_monotone_choices(open_classes, forced), (hw, rw)
         checked += 1
     assert checked > 300 and without_search > 10
+
+
+def test_parts_with_too_many_options_to_list_are_solved_exactly(monkeypatch):
+    """A part with more monotone pairings than MAX_PART_OPTIONS (a quote mark 31 times against
+    26 in a quoted passage) lists only the options that may beat the incumbent: the joint
+    optimum is still proven and equals the exhaustive one. Here every part of two or more
+    options takes that path."""
+    from test_core import _added, _random_classes
+
+    monkeypatch.setattr(search, "MAX_PART_OPTIONS", 1)
+    monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)
+    listed = []
+    real = search._large_parts_listed
+    monkeypatch.setattr(search, "_large_parts_listed", lambda *args: listed.append(1) or real(*args))
+    rng = random.Random(29)
+    checked = 0
+    for _ in range(1500):
+        hw, rw = _random_classes(rng, "abcdefxyz", "abcdefuvw", 6, 16)
+        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+        if len(open_classes) < 2 or any(len(h) > 5 or len(r) > 5 for h, r in open_classes):
+            continue
+        pairs, proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
+        assert proven
+        new = [p for p in pairs if p not in set(forced)]
+        assert len(new) == sum(min(len(h), len(r)) for h, r in open_classes)
+        assert _added(new, forced) == _brute_force_added(open_classes, forced), (hw, rw)
+        checked += 1
+    assert checked > 300 and len(listed) > 100
+
+
+def _brute_force_added(classes, fixed):
+    """(added crossings, added links) of the best choice, by trying every in-order choice."""
+    from test_core import _best_over_monotone_choices
+
+    crossings, negative_links = _best_over_monotone_choices(classes, fixed)
+    return crossings, -negative_links
+
+
+def test_a_quoted_passage_is_proven():
+    """Two TED segments run together (96 vs 83 tokens, 16 quote marks against 10, commas on both
+    sides): the quote marks' part has 8,008 in-order pairings, more than MAX_PART_OPTIONS, and
+    the search gave up in 2 ms, unproven, on every machine. Listing only the pairings that may
+    win proves it."""
+    from conftest import ted_lines
+
+    from meteor_core import MeteorConfig, score
+
+    hyp, ref = " ".join(ted_lines("sys2")[783:785]), " ".join(ted_lines("ref")[783:785])
+    assert hyp.count('"') == 16 and ref.count('"') == 10
+    result = score(hyp, [ref], MeteorConfig.meteor2005())
+    assert result.optimal and result.stopped_by is None

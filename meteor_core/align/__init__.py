@@ -28,5 +28,5 @@ def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget |
     if config.aligner == "greedy":
         return align_greedy(hyp, ref, config)
     if config.aligner == "meteor-beam":
-        return align_meteor_beam(hyp, ref, config, budget or Budget.for_seconds(0.5))
-    return align_optimal(hyp, ref, config, budget or Budget.for_seconds(0.5))
+        return align_meteor_beam(hyp, ref, config, budget or Budget())
+    return align_optimal(hyp, ref, config, budget or Budget())

@@ -7,5 +7,5 @@ import cython
                nr=cython.Py_ssize_t, gain=cython.longlong, key=cython.longlong, last=cython.Py_ssize_t,
                busy=cython.Py_ssize_t, opened=cython.longlong, child=cython.longlong, bar=cython.longlong,
                most=cython.longlong, recount=cython.Py_ssize_t, end=cython.Py_ssize_t, after=cython.Py_ssize_t,
-               d=cython.longlong, single=cython.bint, cut=cython.bint, wall_deadline=cython.double)
+               d=cython.longlong, single=cython.bint)
 cpdef tuple _search(list per_ref, list fixed, object budget, long long chunk, long long cover)

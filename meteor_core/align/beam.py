@@ -20,15 +20,15 @@ held to a line-by-line port of the Java in the tests (tests/meteor15_reference.p
 
 Speed: partial alignments are tuples (key first) sharing their chosen matches as linked pairs,
 used words are an int bit mask, and candidates are computed once per distinct reference word.
-Bounds: the search ``budget`` is checked at every reference position; past it (or once a position
-would hold more than MAX_STEP_PATHS partial alignments in all) the best partial alignment is
-finished greedily, and the result says optimal=False. Otherwise optimal=True means "exactly the
-jar's search", not a proof of optimality.
+Bounds: every reference position spends from the segment's work ``budget`` (search.Budget) the
+partial alignments it may make (paths x candidates) before making them; once it is spent the best
+partial alignment is finished greedily, and the result says optimal=False. Otherwise
+optimal=True means "exactly the jar's search", not a proof of optimality.
 """
 from __future__ import annotations
 
 import time
-from itertools import chain
+from itertools import chain, groupby
 from operator import itemgetter
 
 from .. import _accel, jar_resources, resources
@@ -37,10 +37,13 @@ from .search import Budget
 from .types import Alignment
 
 BEAM_SIZE = 40
-# A position's successors are created before the beam cuts them to 40: with hundreds of
-# candidates a word (repeated words) that is 40 x hundreds of tuples. Past this many in a step
-# the search stops being exact and finishes greedily (optimal=False).
-MAX_STEP_PATHS = 200_000
+# A phrase's paraphrases are looked up in the other sentence up to this many (in file order); a
+# segment with a phrase that has more is cut (optimal=False, stopped_by "work"). The jar's English
+# table has at most 934 for one phrase: it never reaches this. (An uploaded table mapping "the"
+# to 1.3 M paraphrases took two minutes a rerun on 400 x "the".) Every paraphrase looked up and
+# every candidate made is spent from the segment's work budget; once it runs out no more are
+# looked up, and the search that follows is cut.
+MAX_PARAPHRASES = 10_000
 
 _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem", "synonym", "paraphrase"))
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
@@ -48,12 +51,12 @@ _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
 # Compiled, the search's keys are C long long (beam.pxd), exact while none can reach C_KEY_LIMIT
 # (a bound from the key units, see _keys_fit): past it (thousands of words with millions of
-# candidates) the compiled module hands the segment to this module run from its .py, whose ints
-# are Python's, unbounded.
+# candidates) the compiled module hands the search to this module's _search run from its .py,
+# whose ints are Python's, unbounded.
 C_KEY_LIMIT = 2**62
 _COMPILED = not __file__.endswith(".py")
 
-_KEY = itemgetter(0)
+_KEY = _FIRST = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
 _BUSY = itemgetter(4)  # the ref position a path's last phrase ends at
 _START = (0, -1, 0, None, 0, None)
@@ -100,11 +103,12 @@ _SINGLES = {stage: _Singles(stage) for stage in _ONE_WORD_GAIN}
 
 
 def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
-                table: jar_resources.ParaphraseTable | None) -> tuple[list[tuple], list]:
+                table: jar_resources.ParaphraseTable | None, budget: Budget) -> tuple[list[tuple], list]:
     """Per reference position, the matches starting there, in the jar's order: module by module,
     candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
     stage index, hyp words as bits). Positions holding the same word share one tuple.
-    Also the fixed matches (see _fixed_matches)."""
+    Also the fixed matches (see _fixed_matches), and whether every candidate was made (paraphrases
+    are bounded: _add_paraphrases)."""
     n = len(hyp)
     at: dict[str, list[int]] = {}  # hyp word -> its positions
     for i, w in enumerate(hyp):
@@ -149,8 +153,8 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         per_word[r] = tuple(found)
     per_ref = [per_word[r] for r in ref]
     if "paraphrase" in stages:
-        per_ref = _add_paraphrases(hyp, ref, per_ref, table)
-        return per_ref, _fixed_matches(per_ref, n)
+        per_ref, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
+        return per_ref, _fixed_matches(per_ref, n), whole
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
     hyp_cover = [0] * n
@@ -158,7 +162,7 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         times = repeats.get(r, 0) + 1
         for cand in cands:
             hyp_cover[cand[0]] += times
-    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
+    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref], True
 
 
 def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
@@ -175,23 +179,55 @@ def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
     return jar_resources.paraphrase_table(path)
 
 
-def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable) -> list[tuple]:
+def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
+                     budget: Budget) -> tuple[list[tuple], bool]:
     """ParaphraseMatcher: table entries (phrase -> paraphrase) whose phrase starts at a reference
-    position and whose paraphrase occurs in the candidate, then the same from the candidate."""
+    position and whose paraphrase occurs in the candidate, then the same from the candidate.
+    Also whether every entry was looked up (see MAX_PARAPHRASES)."""
     extra: list[list] = [[] for _ in ref]
     hyp_at, ref_at = _ngram_positions(hyp, table.max_words), _ngram_positions(ref, table.max_words)
+    whole = True
     for j in range(len(ref)):
-        for n_r, para in table.paths(ref, j):
-            n_h = para.count(" ") + 1
-            gain = _phrase_gain(n_h, n_r)
-            extra[j] += [(i, n_h, n_r, gain, _PARAPHRASE, ((1 << n_h) - 1) << i) for i in hyp_at.get(para, ())]
+        paths, whole = _bounded_paths(table, ref, j, budget, whole)
+        for n_r, para in paths:
+            at = hyp_at.get(para)
+            if at:
+                n_h = para.count(" ") + 1
+                gain = _phrase_gain(n_h, n_r)
+                budget.spend(len(at))
+                extra[j] += [(i, n_h, n_r, gain, _PARAPHRASE, ((1 << n_h) - 1) << i) for i in at]
     for i in range(len(hyp)):
-        for n_h, para in table.paths(hyp, i):
-            n_r = para.count(" ") + 1
-            gain, bits = _phrase_gain(n_h, n_r), ((1 << n_h) - 1) << i
-            for j in ref_at.get(para, ()):
-                extra[j].append((i, n_h, n_r, gain, _PARAPHRASE, bits))
-    return [cands + tuple(more) if more else cands for cands, more in zip(per_ref, extra)]
+        paths, whole = _bounded_paths(table, hyp, i, budget, whole)
+        for n_h, para in paths:
+            at = ref_at.get(para)
+            if at:
+                n_r = para.count(" ") + 1
+                gain, bits = _phrase_gain(n_h, n_r), ((1 << n_h) - 1) << i
+                budget.spend(len(at))
+                for j in at:
+                    extra[j].append((i, n_h, n_r, gain, _PARAPHRASE, bits))
+    return [cands + tuple(more) if more else cands for cands, more in zip(per_ref, extra)], whole
+
+
+def _bounded_paths(table: jar_resources.ParaphraseTable, words: list[str], start: int, budget: Budget,
+                   whole: bool) -> tuple[list[tuple[int, str]], bool]:
+    """table.paths(words, start) with each phrase's paraphrases up to MAX_PARAPHRASES, spent from
+    ``budget`` (none once it has run out), and ``whole`` unless something was left out."""
+    if budget.exhausted:
+        return [], False
+    paths = table.paths(words, start, MAX_PARAPHRASES + 1)
+    if len(paths) > MAX_PARAPHRASES:  # (only then can one phrase have more)
+        kept = []
+        for _, same_phrase in groupby(paths, key=_FIRST):  # one phrase after another, by length
+            same_phrase = list(same_phrase)
+            if len(same_phrase) > MAX_PARAPHRASES:
+                budget.cap()
+                whole = False
+            kept += same_phrase[:MAX_PARAPHRASES]
+        paths = kept
+    if budget.spend(2 * len(paths) + 1):  # a lookup in the other sentence each, and the list
+        return [], False
+    return paths, whole
 
 
 def _ngram_positions(words: list[str], longest: int) -> dict[str, list[int]]:
@@ -233,23 +269,22 @@ def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
 
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
-    loading = time.perf_counter()  # loading a resource once is not this segment's search time
+    budget = Budget() if budget is None else budget
+    loading = time.thread_time()  # loading a resource once is not this segment's search
     table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
     if "synonym" in stages:
         resources.load_synonyms(config.synonym_source)
-    if budget is not None:
-        budget.extend(time.perf_counter() - loading)
-    per_ref, fixed = _candidates(hyp, ref, stages, config, table)
+    budget.extend(time.thread_time() - loading)
+    per_ref, fixed, whole = _candidates(hyp, ref, stages, config, table, budget)
     chunk, cover = _key_units(per_ref, len(hyp))
-    if _COMPILED and not _keys_fit(len(ref), len(hyp), cover):
-        return _accel.source_module(__name__).align_meteor_beam(hyp, ref, config, budget)
-    best, complete = _search(per_ref, fixed, budget, chunk, cover)
-    if not complete and budget is not None:
-        budget.exhausted = True
-    return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete)
+    search = _search
+    if _COMPILED and not _keys_fit(len(ref), len(hyp), cover):  # Python's unbounded ints
+        search = _accel.source_module(__name__)._search
+    best, complete = search(per_ref, fixed, budget, chunk, cover)
+    return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete and whole)
 
 
-def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int, cover: int) -> tuple[tuple, bool]:
+def _search(per_ref: list[tuple], fixed: list, budget: Budget, chunk: int, cover: int) -> tuple[tuple, bool]:
     """Aligner.resolve: the best partial alignment, and whether the beam ran to the end.
 
     A partial alignment is (key, last hyp end or -1, used hyp words as bits, the partial
@@ -262,8 +297,6 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
     paths = [_START]
     base = 0
     uniform, common_last, common_busy = True, -1, 0  # a single path is uniform
-    clock = time.perf_counter
-    wall_deadline = budget.wall_deadline if budget is not None else float("inf")
     for j, cands in enumerate(per_ref):
         match = fixed[j]
         if uniform and (common_busy > j or match is not None or not cands):
@@ -282,11 +315,7 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget | None, chunk: int
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
             del paths[BEAM_SIZE:]
-        cut = len(paths) * len(cands) > MAX_STEP_PATHS
-        if not cut and clock() > wall_deadline:  # the cheap clock first; the budget then checks CPU time
-            cut = budget.out_of_time()
-            wall_deadline = budget.wall_deadline
-        if cut:
+        if budget.spend(len(paths) * len(cands) + 1):  # the paths this step may make
             path = _actual(paths[0], base, uniform, common_last, common_busy)
             return _finish_greedily(path, per_ref, fixed, j, chunk, cover), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
@@ -409,7 +438,8 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int,
                         continue
                 else:
                     i = last if last != -1 and free >> last & 1 else (free & -free).bit_length() - 1
-                    best = _SINGLES[stage][i]
+                    best = (i, 1, 1, _ONE_WORD_GAIN[stage], stage, 1 << i)  # (as _SINGLES holds it: made here, since
+                    # the .py's copy of this module, which the compiled one may hand the search to, never filled its own)
                 break
         if best is None:
             key += chunk if last != -1 else 0

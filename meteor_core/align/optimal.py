@@ -109,9 +109,16 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
     ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
     anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}
-    for i, mine in zip(free_h, map(keys, map(hyp.__getitem__, free_h))):
-        if not mine.isdisjoint(anywhere):
-            out[i] = [j for j, theirs in zip(free_r, ref_synsets) if not mine.isdisjoint(theirs)]
+    of_word: dict[str, list[int]] = {}  # a word repeated on the hypothesis side is compared once
+    for i in free_h:
+        word = hyp[i]
+        js = of_word.get(word)
+        if js is None:
+            mine = keys(word)
+            js = of_word[word] = ([j for j, theirs in zip(free_r, ref_synsets) if not mine.isdisjoint(theirs)]
+                                  if not mine.isdisjoint(anywhere) else [])
+        if js:
+            out[i] = js
     return out
 
 

@@ -41,6 +41,16 @@ Options = tuple[list[Pair], np.ndarray, np.ndarray]
 
 MAX_SWEEPS = 5
 
+# Work units (search.Budget) of numpy calls: one a call for its overhead, and one for every this
+# many numbers it reads or writes (calibrated with bench/adversarial.py --calibrate).
+CALL_UNITS = 20
+NUMBERS_PER_UNIT = 16
+
+
+def numpy_work(numbers: int, calls: int = 1) -> int:
+    """The work units of ``calls`` numpy calls that together touch ``numbers`` numbers."""
+    return CALL_UNITS * calls + numbers // NUMBERS_PER_UNIT
+
 
 def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], adjacent: bool) -> Options:
     """Every monotone pairing of a complete part K(a, b): min(a, b) in-order pairs. ``rows[a][b]``
@@ -165,7 +175,7 @@ def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[in
     if all(len(values) <= FILTER_OPTIONS for _, values, _ in options):
         return _solve_options(options, weight, start, budget)
     best = _descend_on_pairs(options, weight, start, budget)
-    if budget.out_of_time():
+    if budget.exhausted:
         return best, False
     kept = _options_that_may_win(options, weight, best, budget)
     if kept is None:
@@ -191,11 +201,13 @@ def _descend_on_pairs(options: list[Options], weight: int, choice: list[int], bu
     candidates = [np.asarray(o[0], dtype=np.float64) for o in options]
     chosen = [candidates[k][options[k][2][choice[k]]] for k in range(n)]
     improved = n > 1
-    while improved and not budget.out_of_time():
+    while improved and not budget.exhausted:
         improved = False
         for k in range(n):
             _, values, index = options[k]
             others = np.concatenate([chosen[m] for m in range(n) if m != k])
+            if budget.spend(numpy_work(6 * len(candidates[k]) * len(others) + 2 * index.size, 10)):
+                break
             each = _cost_between(candidates[k], others, weight).sum(axis=1)
             scores = values + each[index].sum(axis=1)
             c = int(np.argmin(scores))
@@ -207,42 +219,21 @@ def _descend_on_pairs(options: list[Options], weight: int, choice: list[int], bu
 def _options_that_may_win(options: list[Options], weight: int, best: list[int], budget) -> list[np.ndarray] | None:
     """For each part, the options (sorted row numbers) that may still beat the incumbent ``best``
     by 1: a large part's other options are dropped by a bound that needs no table. None when
-    nothing is dropped (or the clock ran out: the search after it stops at once).
+    nothing is dropped (or the budget ran out: the search after it stops at once).
 
     The bound: what candidate pair e of part l costs with part m's choice is at least
-    a_lm(e) = the least, over m's options, of what e costs against that option's pairs (for a
-    large m, only the links e could make with m's candidates). Every joint choice that takes
-    option c of part k then totals at least U_k[c] + Σ_{e in c} Σ_m a_km(e) + Σ_{l != k}
-    min_d (U_l[d] + ½·Σ_{e in d} Σ_{m != k} a_lm(e)): each table between two parts other than
-    k is split in halves, one to each side."""
+    a_lm(e) (least_interactions). Every joint choice that takes option c of part k then totals
+    at least U_k[c] + Σ_{e in c} Σ_m a_km(e) + Σ_{l != k} min_d (U_l[d] + ½·Σ_{e in d} Σ_{m != k}
+    a_lm(e)): each table between two parts other than k is split in halves, one to each side."""
     n = len(options)
     large = [len(values) > FILTER_OPTIONS for _, values, _ in options]
     sizes = [len(o[0]) for o in options]
     starts = np.cumsum([0] + sizes[:-1])
+    least = least_interactions([o[0] for o in options], {m: options[m][2] for m in range(n) if not large[m]},
+                               weight, budget)
+    if least is None:
+        return None
     every = np.concatenate([np.asarray(o[0], dtype=np.float64) for o in options])
-    total = len(every)
-    # The small parts' options as rows of indices into ``every``, padded with index ``total``
-    # (a column of zeros).
-    small = [m for m in range(n) if not large[m]]
-    option_starts = np.cumsum([0] + [len(options[m][1]) for m in small[:-1]])
-    width = max((options[m][2].shape[1] for m in small), default=1)
-    rows = np.full((sum(len(options[m][1]) for m in small), width), total)
-    for m, first in zip(small, option_starts):
-        index = options[m][2]
-        rows[first:first + len(index), :index.shape[1]] = index + starts[m]
-    least = np.empty((total, n))  # a_lm(e) for every candidate e (of part l) and part m
-    step = max(1, GATHER_CHUNK // (total + 1))
-    for first in range(0, total, step):  # a slice of candidates at a time (memory stays bounded)
-        if budget.out_of_time():
-            return None
-        costs = np.zeros((min(step, total - first), total + 1))
-        costs[:, :total] = _cost_between(every[first:first + step], every, weight)
-        least[first:first + step] = np.add.reduceat(np.minimum(costs[:, :total], 0), starts, axis=1)
-        if small:
-            against = _gather_sum(costs.T, rows).T  # these candidates x the small parts' options
-            least[first:first + step, small] = np.minimum.reduceat(against, option_starts, axis=1)
-    for l in range(n):
-        least[starts[l]:starts[l] + sizes[l], l] = 0
     value = float(sum(values[c] for (_, values, _), c in zip(options, best)))
     chosen = np.concatenate([every[starts[k] + options[k][2][best[k]]] for k in range(n)])
     part_of = np.repeat(np.arange(n), [options[k][2].shape[1] for k in range(n)])
@@ -260,6 +251,7 @@ def _options_that_may_win(options: list[Options], weight: int, best: list[int], 
                 _, values, index = options[l]
                 rest += float((values + halves[starts[l] + index].sum(axis=1)).min())
         _, values, index = options[k]
+        budget.spend(numpy_work(sum(len(o[2]) * o[2].shape[1] for o in options), n))
         bound = values + all_parts[starts[k] + index].sum(axis=1) + rest
         mask = bound < value - 1 + 1e-6
         mask[best[k]] = True
@@ -268,17 +260,56 @@ def _options_that_may_win(options: list[Options], weight: int, best: list[int], 
     return kept if dropped else None
 
 
+def least_interactions(candidates: list[list[Pair]], listed: dict[int, np.ndarray], weight: int,
+                       budget) -> np.ndarray | None:
+    """a[e, m], for the candidate pairs e of all parts (part after part, as ``candidates`` lists
+    them) and every part m: a lower bound on what e costs with any choice of part m (0 for e's
+    own part). For a part whose options are ``listed`` (m -> each option's pairs as indices into
+    its candidates), the least over its options of what e costs against that option's pairs;
+    for any other part, only the links e could make with its candidates (crossings cost >= 0).
+    None when the budget ran out."""
+    n = len(candidates)
+    sizes = [len(c) for c in candidates]
+    starts = np.cumsum([0] + sizes[:-1])
+    every = np.concatenate([np.asarray(c, dtype=np.float64).reshape(-1, 2) for c in candidates])
+    total = len(every)
+    # The listed parts' options as rows of indices into ``every``, padded with index ``total``
+    # (a column of zeros).
+    small = sorted(listed)
+    option_starts = np.cumsum([0] + [len(listed[m]) for m in small[:-1]])
+    width = max((listed[m].shape[1] for m in small), default=1)
+    rows = np.full((sum(len(listed[m]) for m in small), width), total)
+    for m, first in zip(small, option_starts):
+        index = listed[m]
+        rows[first:first + len(index), :index.shape[1]] = index + starts[m]
+    least = np.empty((total, n))
+    step = max(1, GATHER_CHUNK // (total + 1))
+    for first in range(0, total, step):  # a slice of candidates at a time (memory stays bounded)
+        width_now = min(step, total - first)
+        if budget.spend(numpy_work(width_now * (total + 1) + width_now * rows.size, 6)):
+            return None
+        costs = np.zeros((width_now, total + 1))
+        costs[:, :total] = _cost_between(every[first:first + step], every, weight)
+        least[first:first + step] = np.add.reduceat(np.minimum(costs[:, :total], 0), starts, axis=1)
+        if small:
+            against = _gather_sum(costs.T, rows).T  # these candidates x the listed parts' options
+            least[first:first + step, small] = np.minimum.reduceat(against, option_starts, axis=1)
+    for l in range(n):
+        least[starts[l]:starts[l] + sizes[l], l] = 0
+    return least
+
+
 def _solve_options(options: list[Options], weight: int, start: list[int], budget) -> tuple[list[int], bool]:
     n = len(options)
     if sum(len(values) for _, values, _ in options) <= DENSE_OPTIONS \
             and sum(len(candidates) for candidates, _, _ in options) <= DENSE_CANDIDATES:
-        if budget.out_of_time():
+        if budget.spend(_joint_matrix_work(options)):
             return start, False
         return _solve_dense([values.copy() for _, values, _ in options], _joint_matrix(options, weight), start, budget)
     unary = [values.copy() for _, values, _ in options]
     table: dict[tuple[int, int], np.ndarray] = {}
     for k in range(n - 1):
-        if budget.out_of_time():
+        if budget.spend(_tables_work(options[k], options[k + 1:])):
             return start, False
         for m, t in zip(range(k + 1, n), _tables(options[k], options[k + 1:], weight)):
             if t.any():  # parts that cannot interact need no table
@@ -289,7 +320,8 @@ def _solve_options(options: list[Options], weight: int, start: list[int], budget
     # Pruning again on the smaller tables can drop more (each part's bound is taken over fewer
     # options of its neighbours): repeated while it drops anything, until few enough joint
     # choices are left to try them all.
-    while prod(len(u) for u in unary) > EVERY_CHOICE and not budget.out_of_time():
+    while prod(len(u) for u in unary) > EVERY_CHOICE and not budget.spend(
+            numpy_work(3 * sum(t.size for t in table.values()), 4 * len(table) + 2 * n)):
         if sum(map(len, unary)) <= DENSE_OPTIONS:  # few enough options left for one matrix
             choice, proven = _solve_dense(unary, _blocks_joined(unary, table), best, budget)
             return [int(r[c]) for r, c in zip(rows, choice)], proven
@@ -318,6 +350,22 @@ DENSE_OPTIONS = 400
 # of the candidates): above this many candidates the tables, built a part at a time, need less
 # memory (1,000: a few arrays of 8 MB).
 DENSE_CANDIDATES = 1000
+
+
+def _joint_matrix_work(options: list[Options]) -> int:
+    """The work units of _joint_matrix: a square of the candidates, then two gathers."""
+    total = sum(len(candidates) for candidates, _, _ in options)
+    width = max(index.shape[1] for _, _, index in options)
+    count = sum(len(values) for _, values, _ in options)
+    return numpy_work(total * total + count * width * (total + count), 8)
+
+
+def _tables_work(a: Options, others: list[Options]) -> int:
+    """The work units of _tables(a, others)."""
+    theirs = sum(len(b[0]) for b in others)
+    their_options = sum(len(b[1]) for b in others)
+    return numpy_work(len(a[0]) * theirs + len(a[0]) * sum(b[2].size for b in others)
+                      + a[2].size * their_options, 4 * len(others) + 4)
 
 
 def _joint_matrix(options: list[Options], weight: int) -> np.ndarray:
@@ -369,7 +417,7 @@ def _solve_dense(unary, joint: np.ndarray, start: list[int], budget) -> tuple[li
     first_of = starts.copy()  # where each part's options started at first
     best = _descend_joint(values, joint, starts, ends, [int(s + c) for s, c in zip(starts, start)], budget)
     best_value = float(values[best].sum() + 0.5 * joint[np.ix_(best, best)].sum())
-    while prod(map(int, ends - starts)) > EVERY_CHOICE and not budget.out_of_time():
+    while prod(map(int, ends - starts)) > EVERY_CHOICE and not budget.spend(numpy_work(4 * joint.size, 12)):
         # _prune's bound: for option c of part k, U_k[c] + Σ_{l != k} min_d (T_kl[c, d] + u_l[d] −
         # ½·low_lk[d]), with low[d, k] = min_c T_lk[d, c] and u = U + ½·Σ_k low[., k]. Parts that
         # do not interact have zero blocks: their terms become min(u_l), as in _prune.
@@ -405,7 +453,7 @@ def _solve_dense(unary, joint: np.ndarray, start: list[int], budget) -> tuple[li
 def _descend_joint(values: np.ndarray, joint: np.ndarray, starts, ends, best: list[int], budget) -> list[int]:
     """_descend on the joint matrix (options numbered part after part): the same steps."""
     improved = True
-    while improved and not budget.out_of_time():
+    while improved and not budget.spend(numpy_work(len(values) * len(best), 3 * len(best))):
         improved = False
         for k, (s, e) in enumerate(zip(starts, ends)):
             scores = values[s:e] + joint[s:e, best].sum(axis=1)  # a part's own block is zero
@@ -535,7 +583,8 @@ def _descend(unary, table, choice: list[int], budget) -> list[int]:
         tables_of[a].append((m, t))
         tables_of[m].append((a, t.T))
     improved = True
-    while improved and not budget.out_of_time():
+    sweep = numpy_work(sum(sum(t.shape) for t in table.values()), 2 * len(table) + 3 * len(unary))
+    while improved and not budget.spend(sweep):
         improved = False
         for k in range(len(unary)):
             scores = unary[k].copy()
@@ -559,7 +608,7 @@ def _mplp(unary, table, incumbent: float, budget):
     bound = -np.inf
     for _ in range(MAX_SWEEPS):
         for (k, m), t in table.items():
-            if budget.out_of_time():
+            if budget.spend(numpy_work(4 * t.size, 10)):
                 return beliefs, None
             a = beliefs[k] - message[k, m]
             c = beliefs[m] - message[m, k]
@@ -597,12 +646,13 @@ class _Search:
         self._visit(0, 0.0, u, set(range(len(self.order))))
 
     def _visit(self, depth: int, cost: float, u: dict, open_parts: set) -> None:
-        if self.budget.out_of_time():
-            return
         table, low = self.table, self.low
         k = self.order[depth]
         open_parts = open_parts - {k}
         near = [l for l in self.neighbours[k] if l in open_parts]
+        if self.budget.spend(numpy_work(2 * sum(table[k, l].size for l in near) + 2 * len(u[k]),
+                                        3 * len(near) + len(open_parts) + 4)):
+            return
         # Choosing c for k costs exactly base[c] more; each open neighbour l then needs at least
         # min(u_l − ½·low_lk + T_kl[c, :]); open parts apart from k keep their min(u_l).
         base = u[k] - 0.5 * sum((low[k, l] for l in near), 0.0)

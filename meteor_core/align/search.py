@@ -20,31 +20,38 @@ Facts that keep this cheap:
   one another nor could link to one another, together they are optimal.
 * Otherwise the parts that can interact (cross or link) are grouped; parts of different groups
   never interact, so each group is solved apart. A group is solved exactly as a pairwise
-  problem over whole-part choices: every part's choices (its monotone pairings, at most
-  MAX_PART_OPTIONS) with their cost against the fixed pairs, and for every two parts a table of
-  what each pair of choices costs together (numpy: incidence x pair costs x incidence). A
-  depth-first branch and bound over parts, with a bound that looks one part ahead exactly and
-  splits the rest's pairwise minima, proves the optimum.
+  problem over whole-part choices: every part's choices (its monotone pairings) with their cost
+  against the fixed pairs, and for every two parts a table of what each pair of choices costs
+  together (numpy: incidence x pair costs x incidence). A depth-first branch and bound over
+  parts, with a bound that looks one part ahead exactly and splits the rest's pairwise minima,
+  proves the optimum. A part with more than MAX_PART_OPTIONS pairings (a quote mark 31 times
+  against 26) lists only those that may beat an incumbent, by a bound on what each of its
+  candidate pairs costs with the other parts (_large_parts_listed).
 
-When a part has too many choices, or the tables would exceed MAX_TABLE_ENTRIES, or the clock
-runs out, the best alignment found by coordinate descent (each part re-solved against all the
-others) is returned and marked as not proven optimal. Every loop checks the deadline.
+The search is bounded by work, not time (Budget): every loop spends what it does, and once a
+segment's budget is spent, or a cap on memory (MAX_TABLE_ENTRIES, MAX_MATCHINGS, the options
+that may win past MAX_PART_OPTIONS) stops a proof, the best alignment found (by coordinate
+descent: each part re-solved against all the others) is returned and marked as not proven
+optimal, with the budget's ``stopped_by`` saying why. The cut points depend on the input only.
 """
 from __future__ import annotations
 
-import gc
+import math
 import time
 from bisect import bisect_right
 from itertools import chain, combinations
-from math import comb
 from operator import add, itemgetter
 from typing import NamedTuple
 
 Pair = tuple[int, int]
 _first = itemgetter(0)
 
-# A part with more monotone pairings than this is not searched exactly (coordinate descent only).
+# A part with more monotone pairings than this has only those that may win listed
+# (_large_parts_listed).
 MAX_PART_OPTIONS = 6_000
+# A part's options that may win (or, in _best_links, its tied ones) are listed up to this many;
+# past it the proof stops (a cap on memory: the result is marked as cut by work).
+MAX_LISTED_OPTIONS = 6_000
 # The pairwise tables of one group together hold at most this many numbers (8 bytes each).
 MAX_TABLE_ENTRIES = 3_000_000
 # A non-complete (synonym) part's maximum matchings are enumerated up to this many.
@@ -57,67 +64,70 @@ FEW_OPTIONS = 32
 SMALL_TABLE_ENTRIES = 2_000
 
 
-# CPU seconds spent in full garbage collections (generation 2), counted by a gc callback: a
-# collection that happens to fall inside a segment's search is not that search's time. In a
-# process holding millions of objects (a long test run, a server with many sessions) one full
-# collection takes longer than a segment's whole budget, and a search it interrupted was cut
-# where the same segment in another process was not. Counted on the thread's CPU clock, the
-# budget's own: wall time would also subtract the time a loaded machine kept the thread waiting
-# during the collection, and let a search run past its budget.
-_full_collections = [0.0, 0.0]  # seconds so far, start of the running one
-
-
-def _count_full_collections(phase: str, info: dict) -> None:
-    if info["generation"] == 2:
-        if phase == "start":
-            _full_collections[1] = time.thread_time()
-        else:
-            _full_collections[0] += time.thread_time() - _full_collections[1]
-
-
-gc.callbacks.append(_count_full_collections)
+# The work one segment's search may do (all stages and references together), in units of about
+# one step of a pure-Python inner loop. Each loop spends what it does: a node of a search, a row
+# or cell of a dynamic program, an entry of a table, a path the beam makes, a candidate listed.
+# Calibrated with bench/adversarial.py --calibrate: the adversarial cases end within ~0.3 s of
+# CPU in pure Python here, and no segment of the shared TED set comes near it.
+WORK_LIMIT = 3_000_000
+# A last-resort stop on this thread's CPU time, for a loop whose work is under-counted: never
+# reached on the adversarial cases (tests/test_bounds.py); a result it cut says stopped_by="time".
+SAFETY_SECONDS = 10.0
+# The safety clock is read once every this many units (reading it costs more than counting).
+_CLOCK_EVERY = WORK_LIMIT // 64
 
 
 class Budget:
-    """Search limits for one segment; ``exhausted`` records whether any stage hit them.
+    """The search work one segment may do, counted in units (WORK_LIMIT), shared by all its
+    stages and references. Loops call ``spend(units)`` with the work done (or about to be done)
+    since their last call; it returns True once the budget is used up, and from then on.
 
-    The limit is on this thread's CPU time, not the wall clock: on a loaded machine (other
-    processes, other jobs, Streamlit's other sessions) a segment gets the same amount of search,
-    so its result does not depend on the load. Checks read the cheap wall clock first; only
-    once the wall deadline has passed is the slower thread CPU clock read, and
-    if CPU time is left (the thread was waiting) the wall deadline moves on by what is left.
-    Full garbage collections during the search are not counted (see _count_full_collections)."""
+    The cut points depend only on the input and the configuration, never on the machine, its
+    load or the clock, so a cut result is the same everywhere (compiled or pure, any number of
+    jobs). ``stopped_by`` says why a search ended early: None (it did not), "work" (this
+    budget, or a size cap that stands for it: see ``cap``), "time" (the safety clock)."""
 
-    __slots__ = ("seconds", "cpu_start", "gc_start", "wall_deadline", "exhausted")
+    __slots__ = ("limit", "used", "exhausted", "stopped_by", "_check_at", "_deadline")
 
-    def __init__(self, seconds: float = 0.5):
-        self.seconds = seconds
-        self.cpu_start = time.thread_time()
-        self.gc_start = _full_collections[0]
-        self.wall_deadline = time.perf_counter() + seconds
+    def __init__(self, limit: int = WORK_LIMIT, safety_seconds: float = SAFETY_SECONDS):
+        self.limit = limit
+        self.used = 0
         self.exhausted = False
+        self.stopped_by: str | None = None
+        self._check_at = min(limit, _CLOCK_EVERY)
+        self._deadline = time.thread_time() + safety_seconds
 
-    @classmethod
-    def for_seconds(cls, seconds: float) -> "Budget":
-        return cls(seconds)
+    def spend(self, units: int) -> bool:
+        """Count ``units`` of work; True (and remembered) once the budget is used up."""
+        self.used += units
+        if self.used < self._check_at:
+            return False
+        return self._check()
 
-    def extend(self, seconds: float) -> None:
-        """Give back time spent on something else (loading a resource once)."""
-        self.seconds += seconds
-        self.wall_deadline += seconds
-
-    def out_of_time(self) -> bool:
-        """True (and remembered) once the segment has used its CPU time."""
+    def _check(self) -> bool:
         if self.exhausted:
             return True
-        if time.perf_counter() <= self.wall_deadline:
-            return False
-        left = self.seconds - (time.thread_time() - self.cpu_start - (_full_collections[0] - self.gc_start))
-        if left > 0:  # the thread was waiting, not searching: the wall deadline moves on
-            self.wall_deadline = time.perf_counter() + left
-            return False
+        if self.used >= self.limit:
+            self._stop("work")
+        elif time.thread_time() > self._deadline:
+            self._stop("time")
+        else:
+            self._check_at = min(self.limit, self.used + _CLOCK_EVERY)
+        return self.exhausted
+
+    def _stop(self, why: str) -> None:
         self.exhausted = True
-        return True
+        self.stopped_by = why if why == "time" else (self.stopped_by or why)
+        self._check_at = -1  # every later spend() answers at once
+
+    def cap(self) -> None:
+        """A size cap (memory) stopped one proof: its result is not proven, as if the work budget
+        had cut it, but the rest of the segment's search goes on."""
+        self.stopped_by = self.stopped_by or "work"
+
+    def extend(self, seconds: float) -> None:
+        """Move the safety clock on by time spent on something else (loading a resource once)."""
+        self._deadline += seconds
 
 
 def count_crossings(pairs) -> int:
@@ -275,16 +285,24 @@ class Part:
         self.matchings: list[list[Pair]] | None | bool = False  # not enumerated yet (_matchings)
         self.short_costs: tuple | None = None  # (cost, its table): see short_side_costs
 
-    def short_side_costs(self, cost) -> list[list[int]]:
+    def short_side_costs(self, cost, budget: Budget | None = None) -> list[list[int]]:
         """A complete part's costs against ``cost`` along its shorter side: for each hyp token
         its costs with every ref token when hyps are fewer (or as many), else for each ref token
         its costs with every hyp token. Kept for the last ``cost`` asked: the part's own best
-        choice and, in a joint search, its options read the same numbers."""
+        choice and, in a joint search, its options read the same numbers. With a ``budget``,
+        each row is spent from it (OutOfTime when it runs out)."""
         if self.short_costs is None or self.short_costs[0] is not cost:
+            table = []
             if len(self.hyps) <= len(self.refs):
-                table = [cost.row(i, self.refs) for i in self.hyps]
+                for i in self.hyps:
+                    if budget is not None and budget.spend(4 * len(self.refs)):
+                        raise OutOfTime
+                    table.append(cost.row(i, self.refs))
             else:
-                table = [cost.col(j, self.hyps) for j in self.refs]
+                for j in self.refs:
+                    if budget is not None and budget.spend(4 * len(self.hyps)):
+                        raise OutOfTime
+                    table.append(cost.col(j, self.hyps))
             self.short_costs = (cost, table)
         return self.short_costs[1]
 
@@ -361,7 +379,8 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
 
 def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
     """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
-    cands = {i: sorted(js) for i, js in cands.items() if js}
+    ordered: dict[int, list[int]] = {}  # id of a list -> it sorted: tokens of one word share one list
+    cands = {i: ordered.get(id(js)) or ordered.setdefault(id(js), sorted(js)) for i, js in cands.items() if js}
     if not cands:
         return [], True
     if all(len(js) == 1 for js in cands.values()):
@@ -395,14 +414,22 @@ def _components(cands: dict[int, list[int]]) -> list[tuple[list[int], list[int]]
             x = parent[x]
         return x
 
+    # Tokens sharing one candidate list (one word's: see solve_stage) join its refs once.
+    tokens_of: dict[int, tuple[list[int], list[int]]] = {}  # id of a list -> (it, its hyp tokens)
     for i, js in cands.items():
-        for j in js:
-            parent[find(("h", i))] = find(("r", j))
+        tokens_of.setdefault(id(js), (js, []))[1].append(i)
+    for js, hyps in tokens_of.values():
+        root = find(("r", js[0]))
+        for j in js[1:]:
+            parent[find(("r", j))] = root
+            root = find(root)
+        for i in hyps:
+            parent[find(("h", i))] = find(root)
     groups: dict = {}
     for i in cands:
         groups.setdefault(find(("h", i)), ([], set()))[0].append(i)
-    for i, js in cands.items():
-        groups[find(("h", i))][1].update(js)
+    for js, hyps in tokens_of.values():
+        groups[find(("h", hyps[0]))][1].update(js)
     return [(sorted(h), sorted(r)) for h, r in groups.values()]
 
 
@@ -428,7 +455,7 @@ def max_matching(cands: dict[int, list[int]]) -> dict[int, int]:
 
 
 class OutOfTime(Exception):
-    """The segment's deadline passed inside a long computation."""
+    """The segment's work budget ran out inside a long computation."""
 
 
 def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
@@ -546,13 +573,13 @@ def _interacting_groups(parts: list, links: list[tuple[int, int]] = ()) -> list[
     return list(groups.values())
 
 
-def _cheapest(part: Part, cost, budget: Budget | None = None) -> tuple[int, list[Pair], bool]:
+def _cheapest(part: Part, cost, budget: Budget) -> tuple[int, list[Pair], bool]:
     """A part's best choice against ``cost`` alone (a StageCost of the fixed pairs, or of the
     fixed pairs and the other parts' choices in coordinate descent): its value, pairs, and
     whether that is proven (a non-complete part with too many maximum matchings to try falls
-    back to one of them). Raises OutOfTime when ``budget`` runs out inside the dynamic program."""
+    back to one of them). Raises OutOfTime when ``budget`` runs out."""
     if not part.complete:
-        options = _matching_options(part, cost)
+        options = _matching_options(part, cost, budget)
         if options is None:
             pairs = _in_order(part)
             return sum(cost(i, j) for i, j in pairs) + _own_value(pairs, cost.weight), pairs, False
@@ -575,7 +602,7 @@ def _cheapest(part: Part, cost, budget: Budget | None = None) -> tuple[int, list
             return value, [(hyps[p], refs[0]), (hyps[q], refs[1])], True
     table = []
     for i in hyps:
-        if budget is not None and budget.out_of_time():
+        if budget.spend(4 * len(refs)):  # a bisection or two per ref token
             raise OutOfTime
         table.append(cost.row(i, refs))
     return (*_monotone_dp(hyps, refs, table, part.adjacent, budget), True)
@@ -609,7 +636,7 @@ def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]], links
     take = [[inf] * k for _ in range(n)]
     upto = [[(inf, -1)] * k for _ in range(n)]
     for p in range(n):
-        if budget is not None and p % 64 == 63 and budget.out_of_time():
+        if budget is not None and p % 64 == 63 and budget.spend(64 * k):  # k cells a row
             raise OutOfTime
         costs = table[p]
         for q in range(max(0, k - (n - p)), min(p, k - 1) + 1):
@@ -638,9 +665,10 @@ def _monotone_dp(hyps: list[int], refs: list[int], table: list[list[int]], links
     return int(total), sorted(pairs)
 
 
-def _matchings(part: Part) -> list[list[Pair]] | None:
+def _matchings(part: Part, budget: Budget) -> list[list[Pair]] | None:
     """Every maximum matching of a non-complete part (tokens with the same candidates matched in
-    order), enumerated once per part; None when there are more than MAX_MATCHINGS."""
+    order), enumerated once per part (its nodes spent from ``budget``); None when there are more
+    than MAX_MATCHINGS (a cap on memory: ``budget`` records the proof as cut)."""
     if part.matchings is not False:
         return part.matchings
     hyps, cands, need = part.hyps, part.cands, part.need
@@ -679,15 +707,19 @@ def _matchings(part: Part) -> list[list[Pair]] | None:
         return visit(k + 1)
 
     part.matchings = out if visit(0) else None
+    budget.spend(nodes[0] + need * len(out))
+    if part.matchings is None:
+        budget.cap()
     return part.matchings
 
 
-def _matching_options(part: Part, cost) -> list[tuple[int, list[Pair]]] | None:
+def _matching_options(part: Part, cost, budget: Budget) -> list[tuple[int, list[Pair]]] | None:
     """A non-complete part's maximum matchings with their values, cheapest first (ties: in the
     order enumerated); None when there are too many."""
-    matchings = _matchings(part)
+    matchings = _matchings(part, budget)
     if matchings is None:
         return None
+    budget.spend(4 * part.need * len(matchings))
     options = [(sum(cost(i, j) for i, j in pairs) + _own_value(pairs, cost.weight), pairs) for pairs in matchings]
     options.sort(key=_first)
     return options
@@ -700,44 +732,141 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
     if _crossings_between(current) == 0:
         links = _link_opportunities(parts)
         if not links.parts or _links_between(current) == links.most():
-            return sorted(p for pairs in current for p in pairs), proven_parts
+            return _flat(current), proven_parts
         return _best_links(parts, best, cost, budget)
-    sizes = [_option_count(part) for part in parts]
+    sizes = [_option_count(part, budget) for part in parts]
     if None not in sizes and _table_entries(sizes) <= SMALL_TABLE_ENTRIES:
-        options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost)
+        budget.spend(sum(size * part.need for size, part in zip(sizes, parts)))
+        options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost, budget)
                    for part in parts]
-        if None not in options:
-            return _SmallSearch(parts, options, cost.weight, budget).run()
-    start = time.perf_counter()
+        return _SmallSearch(parts, options, cost.weight, budget).run()
+    start = time.thread_time()
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
-    budget.extend(time.perf_counter() - start)  # importing once is not the segment's search time
+    budget.extend(time.thread_time() - start)  # importing once is not the segment's search
 
     # The tables are built from a matrix of what each candidate pair of one part costs against
     # the candidates of all the others (pairwise._tables, and the descent without tables): a word
-    # repeated ~550 times on both sides has ~300,000 candidate pairs, and that matrix took 1.5 GB
-    # and seconds no clock check could stop. Its size is capped like the tables'.
+    # repeated ~550 times on both sides has ~300,000 candidate pairs, and that matrix took 1.5 GB.
+    # Its size is capped like the tables'. (A synonym part with too many matchings has no
+    # options to list: its cap is recorded in the budget.)
     pair_counts = [len(part.hyps) * len(part.refs) if part.complete else sum(map(len, map(part.cands.get, part.hyps)))
                    for part in parts]
     total_pairs = sum(pair_counts)
-    if max(count * (total_pairs - count) for count in pair_counts) > MAX_TABLE_ENTRIES:
-        return _coordinate_descent(parts, current, cost, budget), False
+    if None in sizes or max(count * (total_pairs - count) for count in pair_counts) > MAX_TABLE_ENTRIES:
+        budget.cap()
+        return _flat(_coordinate_descent(parts, current, cost, budget)[0]), False
     arrays = []
     for part, size in zip(parts, sizes):
-        if size is None or size > MAX_PART_OPTIONS:
-            break
-        if part.complete:
+        if part.complete and size > MAX_PART_OPTIONS:
+            arrays.append(None)  # too many to list: only those that may win are (below)
+        elif part.complete:
+            budget.spend(size * part.need // 4 + len(part.hyps) * len(part.refs))
             rows = [cost.row(i, part.refs) for i in part.hyps]
             arrays.append(pairwise.complete_options(part.hyps, part.refs, rows, part.adjacent))
         else:
-            listed = _matching_options(part, cost)
-            if listed is None:
-                break
-            arrays.append(pairwise.listed_options(listed))
-    if len(arrays) == len(parts) and _table_entries([len(o[1]) for o in arrays]) <= MAX_TABLE_ENTRIES:
-        choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
-        return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
-    return _coordinate_descent(parts, current, cost, budget), False
+            arrays.append(pairwise.listed_options(_matching_options(part, cost, budget)))
+    if None in arrays:
+        try:
+            arrays = _large_parts_listed(parts, arrays, current, cost, budget, pairwise)
+        except _Incumbent as stop:
+            return _flat(stop.choice), False
+    if _table_entries([len(o[1]) for o in arrays]) > MAX_TABLE_ENTRIES:
+        budget.cap()
+        return _flat(_coordinate_descent(parts, current, cost, budget)[0]), False
+    choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
+    return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
+
+
+class _Incumbent(Exception):
+    """The search of a group stops with this choice (each part's pairs), not proven."""
+
+    def __init__(self, choice: list[list[Pair]]):
+        super().__init__()
+        self.choice = choice
+
+
+def _large_parts_listed(parts: list[Part], arrays: list, current: list[list[Pair]], cost: StageCost,
+                        budget: Budget, pairwise) -> list:
+    """``arrays`` (each part's options, as pairwise.complete_options gives them) with those of the
+    complete parts that have too many options to list (None) filled in: only their options that
+    may beat an incumbent, listed by the walk of _complete_options_up_to without the others.
+
+    A quoted passage has a quote mark 31 times against 26 (169,911 monotone pairings): listing
+    them all is out of reach, but almost all cross many other words. The incumbent (value V) comes
+    from coordinate descent. With a[e, m] a lower bound on what candidate pair e costs with any
+    choice of part m (pairwise.least_interactions), every joint choice that takes option c of a
+    large part k totals at least U_k[c] + Σ_{e in c} Σ_{m != k} a[e, m] + R_k, R_k = Σ_{l != k}
+    min_d (U_l[d] + ½·Σ_{e in d} Σ_{m != k, l} a[e, m]) (the tables between two other parts split
+    in halves). Totals are integers, so an option whose bound exceeds V − 1 cannot beat the
+    incumbent: the walk lists the others, and the incumbent's own option is kept. Half units are
+    avoided by doubling: 2·U_l + Σ a is an integer. Raises _Incumbent when the budget runs out or
+    a large part still has more than MAX_LISTED_OPTIONS options that may win (a cap on memory)."""
+    choice, incumbent = _coordinate_descent(parts, current, cost, budget)
+    if budget.exhausted:
+        raise _Incumbent(choice)
+    candidates = [o[0] if o is not None else [(i, j) for i in part.hyps for j in part.refs]
+                  for part, o in zip(parts, arrays)]
+    least = pairwise.least_interactions(candidates, {m: o[2] for m, o in enumerate(arrays) if o is not None},
+                                        cost.weight, budget)
+    if least is None:
+        raise _Incumbent(choice)
+    starts = [0]
+    for c in candidates:
+        starts.append(starts[-1] + len(c))
+    against_all = least.sum(axis=1)  # Σ over every part m (a[e, own part] = 0)
+    arrays = list(arrays)
+    large = [k for k, o in enumerate(arrays) if o is None]
+    for k in large:
+        part = parts[k]
+        rest2 = 0.0  # 2·R_k
+        for l, other in enumerate(parts):
+            if l == k:
+                continue
+            block = slice(starts[l], starts[l + 1])
+            own = against_all[block] - least[block, k]  # Σ_{m != k, l} a[e, m], e of part l
+            if arrays[l] is not None:
+                _, values, index = arrays[l]
+                budget.spend(pairwise.numpy_work(index.size, 3))
+                rest2 += float((2 * values + own[index].sum(axis=1)).min())
+            else:
+                table = _short_side(other, [2 * c + a for c, a in zip(_row_major(other, cost), own.tolist())])
+                rest2 += min(_least_completions(table, _linked(other, budget), budget, link=2)[0])
+        added = against_all[starts[k]:starts[k + 1]].tolist()  # Σ_{m != k} a[e, m], e of part k
+        table = _short_side(part, [c + a for c, a in zip(_row_major(part, cost), added)])
+        ceiling = math.floor((2 * incumbent - 2 - rest2) / 2 + 1e-6)
+        try:
+            kept = _complete_options_up_to(part, table, ceiling, budget, MAX_LISTED_OPTIONS)
+        except OutOfTime:
+            raise _Incumbent(choice) from None
+        except TooMany:
+            budget.cap()
+            raise _Incumbent(choice) from None
+        mine = choice[k]
+        options = [(_own_option_value(pairs, cost), pairs) for _, pairs in kept]
+        if not any(pairs == mine for _, pairs in options):
+            options.append((_own_option_value(mine, cost), mine))
+        arrays[k] = pairwise.listed_options(options)
+    return arrays
+
+
+def _row_major(part: Part, cost: StageCost) -> list[int]:
+    """What each candidate pair of a complete part costs against ``cost``, in the order
+    (hyps[0], refs[0]), (hyps[0], refs[1]), ... (pairwise.complete_options' candidates)."""
+    return [c for i in part.hyps for c in cost.row(i, part.refs)]
+
+
+def _short_side(part: Part, row_major: list) -> list[list]:
+    """Numbers given per candidate pair in _row_major's order, as a table along the part's
+    shorter side (Part.short_side_costs' layout)."""
+    width = len(part.refs)
+    rows = [row_major[a * width:(a + 1) * width] for a in range(len(part.hyps))]
+    return rows if len(part.hyps) <= len(part.refs) else [list(column) for column in zip(*rows)]
+
+
+def _own_option_value(pairs: list[Pair], cost: StageCost) -> int:
+    """A complete part's option's value against ``cost``: its pairs' costs less its own links."""
+    return sum(cost(i, j) for i, j in pairs) - count_links(pairs)
 
 
 def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tuple[list[Pair], bool]:
@@ -745,36 +874,42 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
     and only among choices that keep every part's fewest crossings and cross no other part (one
     more crossing costs W, more than all links together). Those "tied" choices are few."""
     weight = cost.weight
+    floor = _flat([pairs for _, pairs, _ in best])
     tied = []
     for part, (value, pairs, ok) in zip(parts, best):
-        size = _option_count(part)
-        if not ok or size is None or size > MAX_PART_OPTIONS:
-            return sorted(p for _, pairs, _ in best for p in pairs), False
+        if not ok:  # a synonym part with too many matchings (its cap is recorded in the budget)
+            return floor, False
         # value = W·crossings − links with links < W: an option keeps the fewest crossings
         # exactly when its value is at most W·(those crossings).
         ceiling = weight * ((value + weight - 1) // weight)
         try:
-            if part.complete and size <= FEW_OPTIONS:  # listing them all is quicker than the walk
+            if part.complete and _option_count(part, budget) <= FEW_OPTIONS:  # listing them all is quicker than the walk
+                budget.spend(FEW_OPTIONS * part.need)
                 tied.append([option for option in _complete_options(part, cost) if option[0] <= ceiling])
             elif part.complete:
-                tied.append(_complete_options_up_to(part, cost, ceiling, budget))
+                tied.append(_complete_options_up_to(part, part.short_side_costs(cost, budget), ceiling, budget,
+                                                    MAX_LISTED_OPTIONS))
             else:
-                tied.append([(v, c) for v, c in _matching_options(part, cost) if v <= ceiling])
+                tied.append([(v, c) for v, c in _matching_options(part, cost, budget) if v <= ceiling])
         except OutOfTime:
-            return sorted(p for _, pairs, _ in best for p in pairs), False
+            return floor, False
+        except TooMany:
+            budget.cap()
+            return floor, False
     if _table_entries([len(t) for t in tied]) > MAX_TABLE_ENTRIES:
-        return sorted(p for _, pairs, _ in best for p in pairs), False
+        budget.cap()
+        return floor, False
     if all(len(options) == 1 for options in tied):  # one tied choice each: nothing to search
         return sorted(p for (_, pairs), in tied for p in pairs), True
     return _SmallSearch(parts, tied, weight, budget).run()
 
 
-def _option_count(part: Part) -> int | None:
+def _option_count(part: Part, budget: Budget) -> int | None:
     """How many choices a part has: monotone pairings of a complete part; for a synonym part
     its maximum matchings are counted by enumerating them (None: too many)."""
     if part.complete:
-        return comb(max(len(part.hyps), len(part.refs)), part.need)
-    matchings = _matchings(part)
+        return math.comb(max(len(part.hyps), len(part.refs)), part.need)
+    matchings = _matchings(part, budget)
     return None if matchings is None else len(matchings)
 
 
@@ -799,40 +934,64 @@ def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
     return options
 
 
-def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> list[tuple[int, list[Pair]]]:
-    """The options of _complete_options whose value is at most ``ceiling``, in the same order,
-    without listing the others: a depth-first walk over the short side's tokens in order, each
-    taking a long-side token after the previous one's, entering a branch only when its least
-    completion (exact, from a dynamic program over the suffixes) stays under the ceiling. Every
-    branch entered ends in at least one option, so the walk costs about what it returns.
-    Raises OutOfTime when ``budget`` runs out."""
-    hyps, refs = part.hyps, part.refs
-    short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
-    table = part.short_side_costs(cost)
-    k, n = len(short), len(long)
-    # linked[q][p]: short tokens q − 1, q on long tokens p − 1, p are diagonal neighbours (−1).
-    # Both tables are k·n (up to a few million numbers for a word repeated ~1,000 times): the
-    # clock is checked at every row.
+def _short_and_long(part: Part) -> tuple[list[int], list[int]]:
+    """A complete part's shorter side first (the hypothesis side when both are as long)."""
+    return (part.hyps, part.refs) if len(part.hyps) <= len(part.refs) else (part.refs, part.hyps)
+
+
+def _linked(part: Part, budget: Budget) -> list[list[bool]]:
+    """linked[q][p]: short tokens q − 1, q on long tokens p − 1, p are diagonal neighbours (a link,
+    −1). k·n (up to a few million entries for a word repeated ~1,000 times): spent row by row."""
+    short, long = _short_and_long(part)
+    n = len(long)
     linked = []
-    for q in range(k):
-        if budget.out_of_time():
+    for q in range(len(short)):
+        if budget.spend(2 * n):
             raise OutOfTime
         linked.append([part.adjacent and q > 0 and p > 0 and short[q] - short[q - 1] == 1
                        and long[p] - long[p - 1] == 1 for p in range(n)])
+    return linked
+
+
+def _least_completions(table: list[list], linked: list[list[bool]], budget: Budget, link: int = 1) -> list[list]:
+    """least[q][p]: the least value of short tokens q.. with token q on long token p (its own link
+    with token q − 1 not counted), ``table[q][p]`` being what that pair costs and each link
+    earning −``link``: a dynamic program over the suffixes, O(k·n). min(least[0]) is the least
+    value of any monotone pairing."""
+    k, n = len(table), len(table[0])
     inf = float("inf")
-    # least[q][p]: the least value of short tokens q.. with token q on long token p (its own
-    # links with earlier tokens not counted).
     least = [[inf] * n for _ in range(k)]
     least[k - 1] = list(table[k - 1])
     for q in range(k - 2, -1, -1):
-        if budget.out_of_time():
+        if budget.spend(4 * n):
             raise OutOfTime
-        after, row, out = least[q + 1], table[q], least[q]
+        after, row, out, step = least[q + 1], table[q], least[q], linked[q + 1]
         later = inf  # min of after[p2] over p2 > p + 1
         for p in range(n - 2, -1, -1):
             if p + 2 < n:
                 later = min(later, after[p + 2])
-            out[p] = row[p] + min(later, after[p + 1] - linked[q + 1][p + 1])
+            out[p] = row[p] + min(later, after[p + 1] - link * step[p + 1])
+    return least
+
+
+class TooMany(Exception):
+    """More options under a ceiling than a caller can hold (_complete_options_up_to's limit)."""
+
+
+def _complete_options_up_to(part: Part, table: list[list[int]], ceiling: int, budget: Budget,
+                            limit: int | None = None) -> list[tuple[int, list[Pair]]]:
+    """The options of a complete part whose value under ``table`` (its short side's costs, as
+    Part.short_side_costs gives them; links −1) is at most ``ceiling``, in the order of
+    _complete_options, without listing the others: a depth-first walk over the short side's
+    tokens in order, each taking a long-side token after the previous one's, entering a branch
+    only when its least completion (exact, _least_completions) stays under the ceiling. Every
+    branch entered ends in at least one option, so the walk costs about what it returns.
+    Raises OutOfTime when ``budget`` runs out, TooMany past ``limit`` options."""
+    hyps, refs = part.hyps, part.refs
+    short, long = _short_and_long(part)
+    k, n = len(short), len(long)
+    linked = _linked(part, budget)
+    least = _least_completions(table, linked, budget)
     # The walk, with an explicit stack (a part can have thousands of tokens on its short side,
     # deeper than Python's recursion limit): picks[q] is token q's long token, values[q] the
     # value of tokens before q, resume[q] the next long token token q tries.
@@ -840,13 +999,13 @@ def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> l
     picks, values, resume = [0] * k, [0] * k, [0] * k
     q = 0
     while q >= 0:
-        if budget.out_of_time():
-            raise OutOfTime
         row, bound, link, so_far = table[q], least[q], linked[q], values[q]
         last, p = n - (k - q), resume[q]
         # (link[p] is False for q = 0, so picks[q - 1] is read only for q > 0)
         while p <= last and so_far - (link[p] and picks[q - 1] == p - 1) + bound[p] > ceiling:
             p += 1
+        if budget.spend(4 * (1 + p - resume[q])):  # the long tokens tried
+            raise OutOfTime
         if p > last:  # every choice of token q tried: back to token q − 1
             q -= 1
             continue
@@ -854,9 +1013,12 @@ def _complete_options_up_to(part: Part, cost, ceiling: int, budget: Budget) -> l
         value = so_far - (link[p] and picks[q - 1] == p - 1) + row[p]
         if q == k - 1:
             found.append((value, picks[:]))
+            if limit is not None and len(found) > limit:
+                raise TooMany
         else:
             q += 1
             values[q], resume[q] = value, p + 1
+    budget.spend(k * len(found))
     if len(hyps) <= len(refs):
         return [(value, list(zip(hyps, map(refs.__getitem__, pick)))) for value, pick in found]
     return [(value, list(zip(map(hyps.__getitem__, pick), refs))) for value, pick in found]
@@ -918,8 +1080,9 @@ class _SmallSearch:
         key = (k, c, m)
         row = self.rows.get(key)
         if row is None:
-            mine, weight = self.options[k][c][1], self.weight
-            row = self.rows[key] = [_between(mine, theirs, weight) for _, theirs in self.options[m]]
+            mine, weight, theirs = self.options[k][c][1], self.weight, self.options[m]
+            self.budget.spend(2 * len(theirs) * (1 + len(mine) * len(theirs[0][1])))  # (an option's pairs are as many)
+            row = self.rows[key] = [_between(mine, pairs, weight) for _, pairs in theirs]
         return row
 
     def run(self) -> tuple[list[Pair], bool]:
@@ -934,11 +1097,12 @@ class _SmallSearch:
     def _visit(self, depth: int, cost: int, acc: list, lows: list, pair_floor: int, open_parts: set) -> None:
         """acc[m]: part m's options' values plus what each costs with the parts chosen so far;
         lows[m] = min(acc[m])."""
-        if self.budget.out_of_time():
-            return
         k = self.order[depth]
+        if self.budget.spend(6 * (len(self.options[k]) + len(open_parts))):
+            return
         open_parts = open_parts - {k}
         near = [m for m in self.near[k] if m in open_parts]
+        step = 6 * (1 + sum(len(acc[m]) for m in near))  # the work a child makes
         floor = pair_floor - sum(self.least.get((k, m), 0) for m in near) if self.least else pair_floor
         rest_low = sum(map(lows.__getitem__, open_parts))
         mine = acc[k]
@@ -951,6 +1115,8 @@ class _SmallSearch:
             if not open_parts:
                 self.best_value, self.best = total, list(self.choice)
                 continue
+            if self.budget.spend(step):
+                return
             child, child_lows = acc[:], lows[:]
             bound = total + floor + rest_low
             for m in near:
@@ -964,22 +1130,27 @@ class _SmallSearch:
                 return
 
 
-def _coordinate_descent(parts: list[Part], current: list[list[Pair]], cost: StageCost, budget: Budget) -> list[Pair]:
+def _coordinate_descent(parts: list[Part], current: list[list[Pair]], cost: StageCost,
+                        budget: Budget) -> tuple[list[list[Pair]], int]:
     """Re-solve each part against the fixed pairs and the others' current choices until nothing
-    improves (or the clock runs out): a good alignment, not a proven one."""
+    improves (or the budget runs out): a good alignment, not a proven one. Each part's choice,
+    and the value of them all together (W·crossings − links, the fixed pairs included)."""
     fixed = list(zip(cost.crossing.xs, cost.crossing.ys_by_x))
 
     def value(choice: list[list[Pair]]) -> int:
         flat = [p for pairs in choice for p in pairs]
+        budget.spend(20 * len(flat))  # a bisection per pair, a sort, the crossings and links
         return sum(cost(i, j) for i, j in flat) + cost.weight * count_crossings(flat) - count_links(flat)
 
     best_value = value(current)
     improved = True
-    while improved and not budget.out_of_time():
+    while improved and not budget.exhausted:
         improved = False
         for k, part in enumerate(parts):
             others = [p for m, pairs in enumerate(current) if m != k for p in pairs]
             try:
+                if budget.spend(16 * (len(fixed) + len(others))):  # the fixed pairs' cost, sorted
+                    break
                 _, pairs, _ = _cheapest(part, StageCost(fixed + others, cost.weight), budget)
             except OutOfTime:
                 break
@@ -987,4 +1158,8 @@ def _coordinate_descent(parts: list[Part], current: list[list[Pair]], cost: Stag
             trial_value = value(trial)
             if trial_value < best_value:
                 current, best_value, improved = trial, trial_value, True
-    return sorted(p for pairs in current for p in pairs)
+    return current, best_value
+
+
+def _flat(choice: list[list[Pair]]) -> list[Pair]:
+    return sorted(p for pairs in choice for p in pairs)

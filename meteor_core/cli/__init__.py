@@ -7,6 +7,7 @@ calls the library and formats the result.
     python -m meteor_core agree ...     # agreement with human judgments, tuning (agree.py)
     python -m meteor_core setup         # make WordNet 3.0 available to NLTK
     python -m meteor_core app [streamlit options]   # start the explorer (app.py)
+    python -m meteor_core info          # the version and the compiled core's modules (also --version)
 
 Installed with pip, the `meteor` command is the same entry point (pyproject.toml).
 
@@ -34,6 +35,7 @@ COMMANDS = {
     "agree": ("agree", "agreement of METEOR, BLEU, chrF, TER with human judgments; tune METEOR on them"),
     "setup": ("setup", "make WordNet 3.0 available to NLTK"),
     "app": ("app", "start the explorer (streamlit options follow)"),
+    "info": ("info", "the version, and whether the compiled core is active"),
 }
 DEFAULT_COMMAND = "score"
 
@@ -46,7 +48,8 @@ def _program() -> str:
 def _parser(command: str) -> tuple[argparse.ArgumentParser, object]:
     top = argparse.ArgumentParser(
         prog=_program(), description="METEOR scores with explanations.",
-        epilog=f"Without a subcommand, '{DEFAULT_COMMAND}' is run: {_program()} --hyp H --ref R")
+        epilog=f"Without a subcommand, '{DEFAULT_COMMAND}' is run: {_program()} --hyp H --ref R. "
+               f"--version: the version and whether the compiled core is active (as 'info').")
     commands = top.add_subparsers(dest="command", title="subcommands", metavar="COMMAND")
     chosen = None
     for name, (module_name, help_line) in COMMANDS.items():
@@ -63,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] in (["-h"], ["--help"]):
         _parser("")[0].print_help()
         return 0
+    if argv[:1] == ["--version"]:
+        argv[0] = "info"
     if not argv or argv[0] not in COMMANDS:  # today's flags without a subcommand: score
         argv.insert(0, DEFAULT_COMMAND)
     stdout, stderr = sys.stdout, sys.stderr

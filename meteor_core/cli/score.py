@@ -48,14 +48,15 @@ class Totals:
         self.segments = 0
         self.stats = MeteorStats()
         self.score_sum = 0.0
-        self.unproven = 0
+        self.stopped = {"work": 0, "time": 0}  # segments whose search was cut, by why (stopped_by)
         self.stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
 
     def add(self, segment: SegmentResult) -> None:
         self.segments += 1
         self.stats += segment.stats
         self.score_sum += segment.score
-        self.unproven += not segment.optimal
+        if segment.stopped_by is not None:
+            self.stopped[segment.stopped_by] += 1
         for stage, count in segment.matches_by_stage.items():
             self.stages[stage] = self.stages.get(stage, 0) + count
 
@@ -69,13 +70,18 @@ def format_text(totals: Totals, corpus: CorpusResult, config: MeteorConfig) -> s
         f"  chunks {corpus.chunks}  fragmentation {corpus.fragmentation:.4f}  penalty {corpus.penalty:.4f}",
         f"  signature {corpus.signature}",
     ]
-    if totals.unproven and config.aligner == "optimal":
-        lines.append(f"  note: {totals.unproven} segment(s) hit the search budget; their alignment is not proven optimal")
+    found = "not proven optimal" if config.aligner == "optimal" else "not the jar's full beam search"
+    if totals.stopped["work"]:
+        lines.append(f"  note: {totals.stopped['work']} segment(s) hit the search's work budget; their alignment is {found}"
+                     " (the same on every machine)")
+    if totals.stopped["time"]:
+        lines.append(f"  note: {totals.stopped['time']} segment(s) hit the safety time limit; their alignment is {found}"
+                     " (and may differ on another machine)")
     return "\n".join(lines) + "\n"
 
 
 TSV_COLUMNS = ["segment", "score", "precision", "recall", "fmean", "penalty", "chunks", "matches",
-               "hyp_len", "ref_len", "crossings", "best_reference", "optimal"]
+               "hyp_len", "ref_len", "crossings", "best_reference", "optimal", "stopped_by"]
 
 
 def _tsv_row(values: list) -> str:
@@ -96,10 +102,11 @@ def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextI
     for s in results:
         totals.add(s)
         out.write(_tsv_row([totals.segments, s.score, s.precision, s.recall, s.fmean, s.penalty, s.chunks,
-                            s.matches, s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal]))
+                            s.matches, s.stats.hyp_len, s.stats.ref_len, s.crossings, s.best_reference, s.optimal,
+                            s.stopped_by]))
     c = corpus_from_stats(totals.stats, config)
     out.write(_tsv_row(["corpus", c.score, c.precision, c.recall, c.fmean, c.penalty, c.chunks, c.matches,
-                        c.stats.hyp_len, c.stats.ref_len, None, None, None]))
+                        c.stats.hyp_len, c.stats.ref_len, None, None, None, None]))
     out.write(_tsv_row(["signature", c.signature]))  # like the corpus row: a label in the first column
 
 
