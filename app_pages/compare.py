@@ -510,33 +510,38 @@ def buckets_section(loaded: Loaded) -> None:
 
 
 def exports_section(loaded: Loaded, a: str, b: str) -> None:
-    """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked."""
+    """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked.
+
+    The builders run when the browser asks for the file, outside this script run, where
+    st.session_state and the caches of this session are out of reach: they only use the values
+    this run hands them."""
     st.subheader("Exports (every table carries the signatures)")
     ss = st.session_state
-    stopped = [r for r in (_report(loaded), _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples),
-                                                     int(ss.cmp_seed))) if isinstance(r, Exception)]
-    if stopped:
+    report = _report(loaded)
+    buckets = _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+    if isinstance(report, Exception) or isinstance(buckets, Exception):
         st.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
                    "(see above).")
         return
     other = _other_metrics(loaded)
     corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
+    segments = research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b), other.sentence,
+                                                   other.names)
+    settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
+                "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
+    signatures, metric_names = dict(other.signatures), tuple(other.names)
 
     def workbook() -> bytes:
-        report = _report(loaded)
-        by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+        by_length, by_frequency = buckets
         tables = {"corpus": corpus, "significance": research_views.pairwise_table(report),
                   "buckets by length": pd.DataFrame(by_length), "buckets by frequency": pd.DataFrame(by_frequency),
-                  "segments": research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b),
-                                                                  other.sentence, other.names)}
-        settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
-                    "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
-        return research_views.xlsx_tables(tables, other.signatures, settings)
+                  "segments": segments}
+        return research_views.xlsx_tables(tables, signatures, settings)
 
     d1, d2 = st.columns(2)
     d1.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
-        corpus, _report(loaded), other.signatures, tuple(other.names)), "corpus.tex", "text/x-tex",
-        key="dl_corpus_latex", on_click="ignore")
+        corpus, report, signatures, metric_names), "corpus.tex", "text/x-tex", key="dl_corpus_latex",
+        on_click="ignore")
     d2.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key="dl_xlsx",
                        on_click="ignore")
