@@ -11,8 +11,11 @@ drawn from it is cached by the comparison's key, so a filter or a selection neve
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only.
 
-State: every choice and the uploaded files are kept across pages (page_state; uploads by name and
-bytes, since Streamlit's uploader forgets its files when its page is left).
+State: every choice is kept across pages and while its widget is not drawn (persist_state: a
+widget drawn again shows the value the results use, never its own default), the open tabs and the
+uploaded files too (page_state; uploads by name and bytes, since Streamlit's uploader forgets its
+files when its page is left). Starting values are the widgets' own defaults (value=, index=), so
+that the first screen never shows a placeholder value before the real one.
 """
 from __future__ import annotations
 
@@ -48,9 +51,7 @@ LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGM
           "name (.txt, .en, .de, .hyp, .ref, …); every file must have the same number of lines.")
 MAX_MIB = MAX_FILE_BYTES // 2**20
 UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table", "cmp_source_file")
-KEPT = ("cmp_preset", "cmp_synonyms", "cmp_source", "cmp_a", "cmp_b", "cmp_samples", "cmp_seed", "cmp_score_range",
-        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_chart_tab", "cmp_w_system", "cmp_w_a", "cmp_w_b",
-        "cmp_metrics", "cmp_sig_test", "cmp_baseline", "cmp_trials", "cmp_bucket_tab")
+KEPT = ("cmp_chart_tab", "cmp_bucket_tab")  # tabs: widgets keep their values themselves (persist_state)
 TEST_LABELS = {"bootstrap": "paired bootstrap", "ar": "approximate randomization", "both": "both"}
 
 
@@ -280,8 +281,8 @@ def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_inde
 def settings() -> MeteorConfig:
     with st.sidebar:
         st.header("Settings")
-        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset")
-        synonyms = st.checkbox("Synonym stage (WordNet)", key="cmp_synonyms")
+        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset", persist_state="session")
+        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session")
     config = MeteorConfig.preset(preset)
     if not synonyms:
         config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
@@ -290,7 +291,7 @@ def settings() -> MeteorConfig:
 
 def test_set(config: MeteorConfig) -> Loaded:
     """The chosen test set, scored (stops the page with a message when it cannot be)."""
-    source = st.radio("Test set", SOURCES, key="cmp_source")
+    source = st.radio("Test set", SOURCES, key="cmp_source", persist_state="session")
     try:
         sources = None
         if source == SOURCES[0]:
@@ -329,17 +330,20 @@ def test_set(config: MeteorConfig) -> Loaded:
     return Loaded(systems, references, config, key, comparison, sources)
 
 
-def _valid_choice(key: str, options: list, default) -> None:
-    """A kept choice that the current data does not offer (another test set) goes back to the default."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
+def _index(key: str, options: list, default) -> int:
+    """The index= of a selectbox whose options depend on the data: the default's, and a kept
+    choice that the current data does not offer (another test set) is dropped for it."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return options.index(default)
 
 
 def corpus_section(loaded: Loaded) -> tuple[str, str]:
     """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
     names = loaded.names
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
-    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics")
+    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics",
+                persist_state="session")
     other = _other_metrics(loaded)
     if other.stopped is not None:
         st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
@@ -349,13 +353,14 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
     st.caption("Signatures (how to reproduce these numbers):")
     st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
-    _valid_choice("cmp_a", names, names[0])
-    _valid_choice("cmp_b", names, names[1] if len(names) > 1 else names[0])
     c1, c2, c3, c4 = st.columns(4)
-    a = c1.selectbox("System A (baseline)", names, key="cmp_a")
-    b = c2.selectbox("System B", names, key="cmp_b")
-    samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, step=100, key="cmp_samples")
-    seed = c4.number_input("Seed", 0, MAX_SEED, key="cmp_seed")
+    a = c1.selectbox("System A (baseline)", names, index=_index("cmp_a", names, names[0]), key="cmp_a",
+                     persist_state="session")
+    b = c2.selectbox("System B", names, index=_index("cmp_b", names, names[min(1, len(names) - 1)]), key="cmp_b",
+                     persist_state="session")
+    samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, DEFAULT_SAMPLES, step=100, key="cmp_samples",
+                              persist_state="session")
+    seed = c4.number_input("Seed", 0, MAX_SEED, DEFAULT_SEED, key="cmp_seed", persist_state="session")
     test = _bootstrap(loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
     if isinstance(test, OverBudget):
         st.warning(markdown_literal(f"{test}. Take fewer samples, or run the command line's compare."))
@@ -391,10 +396,11 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
         st.rerun()  # the row selection's callback set the segment: redraw the segment view too
     st.subheader("Segments")
     f1, f2, f3 = st.columns([1, 1, 1])
-    score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, step=0.01, key="cmp_score_range")
-    diff_range = f2.slider(label_literal(f"{b} − {a} between"), -1.0, 1.0, step=0.01, key="cmp_diff_range")
-    query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
-    page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query", "cmp_chart_tab"))
+    score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, (0.0, 1.0), step=0.01,
+                            key="cmp_score_range", persist_state="session")
+    diff_range = f2.slider(label_literal(f"{b} − {a} between"), -1.0, 1.0, (-1.0, 1.0), step=0.01,
+                           key="cmp_diff_range", persist_state="session")
+    query = f3.text_input("Search words (reference or outputs)", key="cmp_query", persist_state="session")
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
     shown = _filtered(*args)
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
@@ -412,6 +418,7 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     for tab, chart in zip(tabs, CHARTS):
         if tab.open:
             tab.plotly_chart(_chart(*args, chart), key=f"cmp_chart_{chart}")
+    page_state.keep(("cmp_chart_tab",))  # a fragment: the page's own keep does not run on its reruns
 
 
 @st.fragment
@@ -422,14 +429,14 @@ def segment_view(loaded: Loaded, a: str) -> None:
     n = loaded.comparison.n_segments
     if not 1 <= st.session_state.get("cmp_segment", 1) <= n:
         st.session_state.cmp_segment = 1
-    segment = st.number_input("Segment", 1, n, key="cmp_segment")
-    page_state.keep(("cmp_segment",))
+    segment = st.number_input("Segment", 1, n, key="cmp_segment", persist_state="session")
     k = int(segment) - 1
     n_refs = len(loaded.references[k])
     best_of_a = loaded.comparison.results[a].segments[k].best_reference
     ref_index = 0
     if n_refs > 1:
         ref_index = st.selectbox("Reference", range(n_refs), index=best_of_a, key=f"cmp_ref_{n_refs}",
+                                 persist_state="session",
                                  format_func=lambda r: f"Reference {r + 1}" + (f" (best for {a})" if r == best_of_a else ""))
     if loaded.sources is not None:
         st.text(f"Source: {loaded.sources[k]}")
@@ -459,12 +466,13 @@ def significance_section(loaded: Loaded) -> None:
     """Every system against a baseline and every pair: table, heatmap, the multiple-comparisons
     note. A fragment: another test or baseline reruns this part only."""
     st.subheader("Significance: every system against a baseline, and every pair")
-    _valid_choice("cmp_baseline", loaded.names, loaded.names[0])
     g1, g2, g3 = st.columns(3)
-    g1.selectbox("Test", TESTS, key="cmp_sig_test", format_func=TEST_LABELS.get)
-    g2.selectbox("Baseline", loaded.names, key="cmp_baseline")
-    g3.number_input("Randomization trials", 1_000, MAX_TRIALS, step=1_000, key="cmp_trials")
-    page_state.keep(("cmp_sig_test", "cmp_baseline", "cmp_trials"))
+    g1.selectbox("Test", TESTS, index=TESTS.index("both"), key="cmp_sig_test", persist_state="session",
+                 format_func=TEST_LABELS.get)
+    g2.selectbox("Baseline", loaded.names, index=_index("cmp_baseline", loaded.names, loaded.names[0]),
+                 key="cmp_baseline", persist_state="session")
+    g3.number_input("Randomization trials", 1_000, MAX_TRIALS, DEFAULT_TRIALS, step=1_000, key="cmp_trials",
+                    persist_state="session")
     report = _report(loaded)
     if isinstance(report, Exception):  # over the time budget, or too many trials for this test set
         st.warning(markdown_literal(str(report)))
@@ -551,11 +559,13 @@ def corpus_difference_section(loaded: Loaded) -> None:
     """The corpus score of one system under two configurations, factor by factor (on demand)."""
     st.subheader("Why would another METEOR give this system a different corpus score?")
     names = loaded.names
-    _valid_choice("cmp_w_system", names, names[0])
     w1, w2, w3 = st.columns(3)
-    w_system = w1.selectbox("System", names, key="cmp_w_system")
-    w_a = w2.selectbox("Configuration A", PRESET_NAMES, key="cmp_w_a")
-    w_b = w3.selectbox("Configuration B", PRESET_NAMES, key="cmp_w_b")
+    w_system = w1.selectbox("System", names, index=_index("cmp_w_system", names, names[0]), key="cmp_w_system",
+                            persist_state="session")
+    w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nltk"), key="cmp_w_a",
+                       persist_state="session")
+    w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b",
+                       persist_state="session")
     w_key = (loaded.key, w_system, w_a, w_b)
     if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
         from meteor_core.analysis.difference import explain_corpus_difference
@@ -580,22 +590,10 @@ def corpus_difference_section(loaded: Loaded) -> None:
         st.dataframe(steps_table(difference), hide_index=True, key="cmp_w_steps")
 
 
-def _defaults() -> None:
-    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
-    values can be put back without Streamlit warning about two sources)."""
-    for key, value in (("cmp_preset", PRESET_NAMES[0]), ("cmp_synonyms", True), ("cmp_source", SOURCES[0]),
-                       ("cmp_samples", DEFAULT_SAMPLES), ("cmp_seed", DEFAULT_SEED), ("cmp_score_range", (0.0, 1.0)),
-                       ("cmp_diff_range", (-1.0, 1.0)), ("cmp_query", ""), ("cmp_segment", 1),
-                       ("cmp_w_a", "nltk"), ("cmp_w_b", "meteor15"), ("cmp_metrics", False), ("cmp_sig_test", "both"),
-                       ("cmp_trials", DEFAULT_TRIALS)):
-        st.session_state.setdefault(key, value)
-
-
 # --- the page ----------------------------------------------------------------------------------
 
 _uploaders_start_empty()
 page_state.restore(KEPT)
-_defaults()
 config = settings()
 st.title("Compare systems")
 loaded = test_set(config)

@@ -2,8 +2,8 @@
 term side by side, and the waterfall that walks from A to B one factor at a time.
 
 The inputs live in the URL (hyp, ref, a, b, a_alpha…, b_syn, order), so the explorer's link
-opens its pair here and a link to this page reopens the same comparison; they are also kept
-across pages (page_state)."""
+opens its pair here and a link to this page reopens the same comparison; the widgets keep their
+values across pages themselves (persist_state)."""
 from __future__ import annotations
 
 import streamlit as st
@@ -25,8 +25,6 @@ EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendl
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 DEFAULTS = {"A": "nltk", "B": "meteor15"}
 SIDE_PARAMETERS = tuple((name, *PARAMETER_RANGES[name]) for name in ("alpha", "beta", "gamma"))  # the library's
-KEPT = ("dif_hyp", "dif_ref", "dif_order", *(f"dif_{side}{suffix}" for side in "AB"
-                                             for suffix in ("", "_alpha", "_beta", "_gamma", "_syn")))
 
 
 def _preset_defaults(side: str) -> None:
@@ -65,7 +63,6 @@ def _from_url() -> None:
 
 def _start() -> None:
     entered = page_state.entered(PAGE)
-    page_state.restore(KEPT)
     # "a" marks this page's own parameters (the explorer's URL has "preset" instead).
     if "dif_hyp" not in st.session_state or (entered and "a" in st.query_params):
         _from_url()  # a new session, or the page opened by a link carrying a pair
@@ -88,13 +85,16 @@ def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]
 
 def _config(side: str) -> MeteorConfig:
     preset = st.selectbox(f"Configuration {side}", PRESETS, key=f"dif_{side}", on_change=_preset_defaults,
-                          args=(side,))
+                          args=(side,), persist_state="session")
     base = MeteorConfig.preset(preset)
     with st.expander(f"Adjust {side} (custom)"):
-        alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha")
-        beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta")
-        gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma")
-        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn")
+        alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha",
+                          persist_state="session")
+        beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta",
+                         persist_state="session")
+        gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma",
+                          persist_state="session")
+        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn", persist_state="session")
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
     return MeteorConfig.preset(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
@@ -120,16 +120,15 @@ for problem in st.session_state.pop("dif_url_problems", []):  # said once: gone 
     st.warning(markdown_literal(problem))
 st.caption("NLTK, the Meteor 1.5 jar and the 2005 paper give different numbers for the same pair. "
            "Pick two configurations: the waterfall moves from A to B one factor at a time.")
-hyp = st.text_area("Candidate translation", key="dif_hyp", height=70)
-ref = st.text_area("Reference", key="dif_ref", height=70)
+hyp = st.text_area("Candidate translation", key="dif_hyp", height=70, persist_state="session")
+ref = st.text_area("Reference", key="dif_ref", height=70, persist_state="session")
 c1, c2 = st.columns(2)
 with c1:
     config_a = _config("A")
 with c2:
     config_b = _config("B")
 order = st.multiselect("Order of the factors (the attribution depends on it; unlisted ones go last)",
-                       DEFAULT_ORDER, key="dif_order")
-page_state.keep(KEPT)
+                       DEFAULT_ORDER, key="dif_order", persist_state="session")
 st.query_params.from_dict(_url_params(config_a, config_b, order))
 st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
              icon=":material/compare_arrows:",

@@ -77,6 +77,8 @@ def _upload_files(page, url, tmp_path, n=30):
     for name, lines in (("ref.txt", refs), ("alpha.txt", sys1), ("beta.txt", sys2)):
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     page.goto(url + "/compare")
+    page.get_by_text("sys2 − sys1").first.wait_for(timeout=120_000)  # the demo set's results first
+    wait_for_run(page, timeout=120_000)
     page.get_by_text("Upload files (one segment a line)").click()
     wait_for_run(page)
     uploaders = page.locator('[data-testid="stFileUploader"]')
@@ -94,4 +96,34 @@ def test_every_download_of_the_compare_page_arrives_upload(server, tmp_path):
         _upload_files(page, url, tmp_path)
         page.get_by_text("Every table (xlsx)").wait_for(timeout=60_000)
         _every_download(page, ["alpha", "beta"])
+        assert not errors, errors
+
+
+def _shown_settings(page) -> dict:
+    """What the compare page's number inputs and selectboxes show, by label (read in one go:
+    the page may be redrawing)."""
+    wait_for_run(page)
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        'input[type=number], [data-testid="stSelectbox"] input[role=combobox]')]
+        .map(i => [i.getAttribute('aria-label'), i.value]))""")
+
+
+def test_after_an_upload_the_widgets_show_the_settings_the_results_used(server, tmp_path):
+    """Issue 31, item 2: the widgets came back showing their own defaults (samples 100, seed 0,
+    "paired bootstrap", meteor2005 twice) while the results used 1000 samples and seed 12345."""
+    url, _ = server
+    with browser_page(height=1400) as (page, errors):
+        _upload_files(page, url, tmp_path)
+        shown = _shown_settings(page)
+        assert (shown["Bootstrap samples"], shown["Seed"]) == ("1000", "12345"), shown
+        assert shown["Randomization trials"] == "10000" and shown["Test"] == "both", shown
+        assert (shown["Configuration A"], shown["Configuration B"]) == ("nltk", "meteor15"), shown
+        summary = page.get_by_text("paired bootstrap samples, seed").first.inner_text()
+        assert "1000 paired bootstrap samples, seed 12345" in summary, summary
+        # the next rerun keeps them (it used to switch to what the widgets showed)
+        page.get_by_role("checkbox", name="BLEU, chrF and TER", exact=False).check(force=True)
+        page.get_by_text("chrF").first.wait_for(timeout=60_000)
+        wait_for_run(page, timeout=60_000)
+        assert _shown_settings(page) == shown
+        assert page.get_by_text("paired bootstrap samples, seed").first.inner_text() == summary
         assert not errors, errors
