@@ -30,6 +30,7 @@ from meteor_core import MeteorConfig
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
 from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_table, read_table
+from meteor_core.analysis.verdict import RULE
 from meteor_core.config import PRESET_NAMES
 from meteor_core.textio import MAX_FILE_BYTES, InputError
 
@@ -257,6 +258,8 @@ def figures_section(report, samples: int, seed: int) -> None:
                                persist_state="session")
         paired = views.paired_table(report, measure)
         st.dataframe(paired, hide_index=True, key="agr_paired", column_config=_number_columns(paired))
+        st.caption(f"A verdict names a metric only when {RULE}: with many pairs on one figure, a raw p below 0.05 "
+                   "comes up by chance, so read the Holm column.")
 
 
 def plots_section(report, table, scored: dict, human: str) -> None:

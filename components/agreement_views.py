@@ -40,13 +40,39 @@ def figures_table(report, level: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _excludes_zero(figure) -> bool:
+    return bool(figure.ci_low > 0 or figure.ci_high < 0)  # False for NaN intervals
+
+
 def best_summary(report) -> list[str]:
-    """Plain sentences: which metric is highest on each figure."""
+    """Plain sentences, one per figure: which metric is highest, and whether that means anything.
+    A metric is named as agreeing best only when it beats every other one by the verdict's rule
+    (verdict.RULE, Holm-adjusted over the pairs of the figure); the highest value alone is said to
+    be no more than that when the paired tests do not back it, and nothing is ranked when no
+    metric's own 95% interval excludes 0."""
     lines = []
+    tests = report.paired_tests() if len(report.metrics) >= 2 else []
     for measure in MEASURES:
         best = report.best(measure)
-        if best is not None:
-            lines.append(f"{MEASURE_NAMES[measure]}: {best} ({report.metrics[best].figures[measure].value:+.4f})")
+        if best is None:
+            continue
+        figures = {name: metric.figures[measure] for name, metric in report.metrics.items()}
+        head = f"{MEASURE_NAMES[measure]}: highest is {best} ({figures[best].value:+.4f})"
+        if not any(_excludes_zero(f) for f in figures.values()):
+            lines.append(f"{head}, but no metric's 95% interval excludes 0: no metric is shown to agree with "
+                         "people here, so none is ranked.")
+            continue
+        if len(figures) == 1:
+            lines.append(head + ".")
+            continue
+        mine = [t for t in tests if t.measure == measure and best in (t.a, t.b)]
+        not_beaten = sorted((t.b if t.a == best else t.a) for t in mine
+                            if not (t.significant and (t.delta > 0) == (t.a == best)))
+        if not_beaten:
+            lines.append(f"{head}, not significantly above {', '.join(not_beaten)} (paired test, Holm-adjusted): "
+                         "no single best metric.")
+        else:
+            lines.append(f"{head}, significantly above every other metric (paired test, Holm-adjusted).")
     return lines
 
 
@@ -62,7 +88,7 @@ def paired_table(report, measure: str) -> pd.DataFrame:
             verdict = f"{t.a if t.delta > 0 else t.b} agrees better"
         rows.append({"metric A": t.a, "metric B": t.b, "A − B": t.delta, "95% CI low": t.ci_low,
                      "95% CI high": t.ci_high, "p-value": t.p_value, "p (Holm, all pairs)": t.p_holm,
-                     "verdict (p < 0.05)": verdict})
+                     "verdict": verdict})
     return pd.DataFrame(rows)
 
 

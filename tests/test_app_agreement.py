@@ -64,7 +64,7 @@ def test_upload_shows_figures_plots_and_tests(page):
     assert list(segment["Kendall τb grouped by segment"]) == pytest.approx([1.0, 1.0, 1.0])
     assert "… " in system["Pearson 95% CI"][0]
     paired = frame(at, "A − B")
-    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict (p < 0.05)"}
+    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict"}
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # system scatter, segment density
     scatter = json.loads(charts[0].proto.spec)
@@ -193,4 +193,4 @@ def test_views():
     one = tune(table, scores, ("gamma",), steps=3, samples=0)
     assert len(views.tuning_line(one, "gamma").data[0].x) == len(one.grid["gamma"])
     lines = views.best_summary(report)
-    assert lines[0].startswith("system level: Pearson: meteor2005")
+    assert lines[0].startswith("system level: Pearson: highest is meteor2005")
