@@ -201,10 +201,7 @@ st.title("METEOR Explorer")
 for problem in st.session_state.pop("url_problems", []):  # said once: gone at the next interaction
     st.warning(markdown_literal(problem))
 example = BY_TITLE.get(st.session_state.example)
-if example is not None:  # only while the text is still the example's (see _start)
-    note = "" if example.preset == st.session_state.preset else (
-        f" (The lesson is told for the {example.preset} preset; the numbers below are {st.session_state.preset}'s.)")
-    st.info(f"Example: {example.title}. {example.lesson}{note}")
+lesson_box = st.empty()  # filled once the configuration is known (the lesson is the preset's)
 
 hyp = st.text_area("Candidate translation", key="hyp", height=80)
 refs = [st.text_area(f"Reference {k + 1}", key=f"ref_{k}", height=80) for k in range(st.session_state.n_refs)]
@@ -223,6 +220,10 @@ config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alp
                              **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}),
                              **paraphrase)
 _mirror_to_url(_url_params(hyp, refs, config))
+if example is not None:  # only while the text is still the example's (see _start)
+    lesson_box.info(f"Example: {example.title}. {example.lesson(config.name).shown()}"
+                    + ("" if config == MeteorConfig.preset(config.name) else
+                       f" (Told for {config.name}'s own parameters and stages; the numbers below use yours.)"))
 
 errors, warnings = check_pair(hyp, refs)
 for message in errors:

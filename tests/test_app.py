@@ -4,6 +4,7 @@ import streamlit as st
 from nltk.translate.meteor_score import meteor_score
 from streamlit.testing.v1 import AppTest
 
+from components.examples import BY_TITLE
 from conftest import ROOT
 from meteor_core import MeteorConfig, resources, score
 
@@ -112,7 +113,19 @@ def test_several_references_and_switching_the_drawing(at):
 def test_examples_menu_loads_an_example(at):
     at.selectbox(key="example").set_value("Stem match").run()
     assert at.text_area(key="hyp").value == "the children were playing in the gardens"
-    assert "Porter" in at.info[0].value
+    assert at.info[0].value == "Example: Stem match. " + BY_TITLE["Stem match"].lesson("meteor2005").shown()
+
+
+def test_the_example_s_lesson_is_the_preset_s_and_says_when_the_parameters_are_not(at):
+    """Issue 31, item 4: the lesson is told for the preset in use (meteor15 draws 3 chunks for the
+    word-order example, meteor2005 6); with parameters of one's own it says the numbers are not its."""
+    at.selectbox(key="example").set_value("Word-order penalty").run()
+    word_order = BY_TITLE["Word-order penalty"]
+    assert at.info[0].value == "Example: Word-order penalty. " + word_order.lesson("meteor2005").shown()
+    at.selectbox(key="preset").set_value("meteor15").run()
+    assert at.info[0].value == "Example: Word-order penalty. " + word_order.lesson("meteor15").shown()
+    at.slider(key="gamma").set_value(0.3).run()
+    assert at.info[0].value.endswith("(Told for meteor15's own parameters and stages; the numbers below use yours.)")
 
 
 def test_state_comes_from_and_goes_to_the_url():
