@@ -109,36 +109,24 @@ def _score_all(table_key, table, metrics: dict) -> dict:
             for k, (name, metric) in enumerate(metrics.items())}
 
 
-def _defaults() -> None:
-    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
-    values can be put back without Streamlit warning about two sources)."""
-    for key, value in (("agr_source", SOURCES[0]), ("agr_samples", agree.DEFAULT_SAMPLES),
-                       ("agr_seed", agree.DEFAULT_SEED), ("agr_metrics", list(agree.METRIC_NAMES)),
-                       ("agr_split", BY_SEG_ID), ("agr_tune_params", ["alpha", "beta", "gamma"]),
-                       ("agr_tune_objective", tuning.DEFAULT_OBJECTIVE), ("agr_tune_steps", tuning.DEFAULT_STEPS),
-                       ("agr_custom_on", False), ("agr_custom_preset", PRESET_NAMES[0])):
-        st.session_state.setdefault(key, value)
-    for preset in PRESET_NAMES:
-        base = MeteorConfig.preset(preset)
-        for p in ("alpha", "beta", "gamma"):
-            st.session_state.setdefault(f"agr_custom_{p}_{preset}", getattr(base, p))
-        st.session_state.setdefault(f"agr_custom_syn_{preset}", True)
-
-
 def _problem(message: str) -> None:
     """A warning that quotes the user's file (its name, columns, cells, system names): shown as
     typed, never read as Markdown."""
     st.warning(markdown_literal(message))
 
 
-def _choose(key: str, options, fallback) -> None:
-    """Before drawing a widget whose options depend on the data: a kept value that is no longer
-    among them gives way to ``fallback``."""
-    value = st.session_state.get(key)
-    if isinstance(value, list):
-        st.session_state[key] = [v for v in value if v in options]
-    elif value not in options:
-        st.session_state[key] = fallback
+def _index(key: str, options, fallback) -> int:
+    """index= of a selectbox whose options depend on the data: the fallback's; a kept choice that
+    is no longer among the options is dropped (the widget then starts from the fallback)."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return list(options).index(fallback)
+
+
+def _kept_only(key: str, options) -> None:
+    """Before a multiselect whose options depend on the data: kept choices no longer offered go."""
+    if key in st.session_state and not set(st.session_state[key]) <= set(options):
+        st.session_state[key] = [v for v in st.session_state[key] if v in options]
 
 
 def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
@@ -146,20 +134,24 @@ def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
     (always drawn, so that no choice is lost while the page waits for a table)."""
     with st.sidebar:
         st.header("Settings")
-        metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics", persist_state="session")
-        samples = int(st.number_input("Bootstrap samples", 100, 10_000, step=100, key="agr_samples",
-                                      persist_state="session"))
-        seed = int(st.number_input("Seed", 0, 2**31 - 1, key="agr_seed", persist_state="session"))
+        metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, list(agree.METRIC_NAMES), key="agr_metrics",
+                                      persist_state="session", format_func=views.metric_label)
+        samples = int(st.number_input("Bootstrap samples", 100, 10_000, agree.DEFAULT_SAMPLES, step=100,
+                                      key="agr_samples", persist_state="session"))
+        seed = int(st.number_input("Seed", 0, 2**31 - 1, agree.DEFAULT_SEED, key="agr_seed", persist_state="session"))
         with st.expander("Your own METEOR configuration"):
             on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on", persist_state="session")
             preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset", persist_state="session")
-            alpha = st.slider("α", 0.0, 1.0, step=0.05, key=f"agr_custom_alpha_{preset}", persist_state="session")
-            beta = st.slider("β", 0.0, 6.0, step=0.05, key=f"agr_custom_beta_{preset}", persist_state="session")
-            gamma = st.slider("γ", 0.0, 1.0, step=0.05, key=f"agr_custom_gamma_{preset}", persist_state="session")
-            synonyms = st.checkbox("synonym stage", key=f"agr_custom_syn_{preset}", persist_state="session")
+            base = MeteorConfig.preset(preset)  # each preset's sliders start from its own values
+            alpha = st.slider("α", 0.0, 1.0, base.alpha, step=0.05, key=f"agr_custom_alpha_{preset}",
+                              persist_state="session")
+            beta = st.slider("β", 0.0, 6.0, base.beta, step=0.05, key=f"agr_custom_beta_{preset}",
+                             persist_state="session")
+            gamma = st.slider("γ", 0.0, 1.0, base.gamma, step=0.05, key=f"agr_custom_gamma_{preset}",
+                              persist_state="session")
+            synonyms = st.checkbox("synonym stage", True, key=f"agr_custom_syn_{preset}", persist_state="session")
     if not on:
         return metric_names, samples, seed, None
-    base = MeteorConfig.preset(preset)
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     return metric_names, samples, seed, replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
 
@@ -209,12 +201,12 @@ def test_set():
             raise InputError(f"{name}: no numeric column to use as the human score (besides "
                              f"{', '.join(TEXT_COLUMNS)}). Columns found: {', '.join(raw.header)}")
         c1, c2 = st.columns(2)
-        _choose("agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0]))
-        human = c1.selectbox("Human score column", numeric, key="agr_human", persist_state="session")
+        human = c1.selectbox("Human score column", numeric, key="agr_human", persist_state="session", index=_index(
+            "agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0])))
         split_choices = [BY_SEG_ID] + [c for c in raw.header if c not in TEXT_COLUMNS + (SOURCE_COLUMN, human)
                                        and c not in numeric]
-        _choose("agr_split", split_choices, BY_SEG_ID)
-        split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split", persist_state="session")
+        split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split", persist_state="session",
+                             index=_index("agr_split", split_choices, BY_SEG_ID))
         table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
     except InputError as exc:
         _problem(str(exc))
@@ -264,8 +256,9 @@ def figures_section(report, samples: int, seed: int) -> None:
 
 def plots_section(report, table, scored: dict, human: str) -> None:
     st.subheader("Plots")
-    _choose("agr_plot_metric", list(report.metrics), next(iter(report.metrics)))
-    shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric", persist_state="session")
+    shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric", persist_state="session",
+                         format_func=views.metric_label,
+                         index=_index("agr_plot_metric", list(report.metrics), next(iter(report.metrics))))
     tab_system, tab_segment, tab_table = st.tabs(["System level", "Segment level", "Systems table"])
     tab_system.plotly_chart(views.system_scatter(report, shown, human), key="agr_scatter")
     tab_segment.plotly_chart(views.segment_density(table.human, scored[shown].segment, shown, human), key="agr_density")
@@ -278,16 +271,17 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
                "on the training rows is then scored on the held-out rows beside the defaults.")
     t1, t2, t3, t4 = st.columns(4)
     presets = list(PRESET_NAMES) + ([CUSTOM] if custom is not None else [])
-    _choose("agr_tune_preset", presets, PRESET_NAMES[0])
-    tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset", persist_state="session")
+    tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset", persist_state="session",
+                               index=_index("agr_tune_preset", presets, PRESET_NAMES[0]))
     tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset)
     tunable = ["alpha", "beta", "gamma"] + (["delta"] if tune_config.scoring == "meteor1x" else [])
-    _choose("agr_tune_params", tunable, [])
-    parameters = t2.multiselect("Parameters", tunable, key="agr_tune_params", persist_state="session",
-                                format_func=views.GREEK.get)
+    _kept_only("agr_tune_params", tunable)
+    parameters = t2.multiselect("Parameters", tunable, ["alpha", "beta", "gamma"], key="agr_tune_params",
+                                persist_state="session", format_func=views.GREEK.get)
     objective = t3.selectbox("Objective", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_tune_objective",
-                             persist_state="session")
-    steps = int(t4.number_input("Values per parameter", 2, 41, key="agr_tune_steps", persist_state="session"))
+                             persist_state="session", index=agree.MEASURES.index(tuning.DEFAULT_OBJECTIVE))
+    steps = int(t4.number_input("Values per parameter", 2, 41, tuning.DEFAULT_STEPS, key="agr_tune_steps",
+                                persist_state="session"))
     tune_key = (table_key, _metric_key(tune_config), tuple(parameters), objective, steps, samples, seed)
     if st.button("Tune", key="agr_tune_go", disabled=not parameters):
         scores = scored.get(tune_preset) or _score_all(table_key, table, {tune_preset: tune_config})[tune_preset]
@@ -306,6 +300,8 @@ def tuning_result(result) -> None:
             f"({result.train_segments} training / {result.heldout_segments} held-out segments).")
     result_table = views.tuning_table(result)
     st.dataframe(result_table, hide_index=True, key="agr_tune_table", column_config=_number_columns(result_table))
+    for note in views.edge_notes(result):
+        st.warning(note)
     test = result.heldout_test
     if test is not None and test.p_value == test.p_value:
         st.text(f"Held out, best − default = {test.delta:+.4f} (95% CI {test.ci_low:+.4f} … {test.ci_high:+.4f}), "
@@ -314,12 +310,12 @@ def tuning_result(result) -> None:
         st.plotly_chart(views.tuning_line(result, result.parameters[0]), key="agr_tune_line")
         return
     h1, h2 = st.columns(2)
-    _choose("agr_heat_x", result.parameters, result.parameters[0])
     x = h1.selectbox("Heatmap x", result.parameters, format_func=views.GREEK.get, key="agr_heat_x",
+                     index=_index("agr_heat_x", result.parameters, result.parameters[0]),
                      persist_state="session")
     y_choices = [p for p in result.parameters if p != x]
-    _choose("agr_heat_y", y_choices, y_choices[0])
-    y = h2.selectbox("Heatmap y", y_choices, format_func=views.GREEK.get, key="agr_heat_y", persist_state="session")
+    y = h2.selectbox("Heatmap y", y_choices, format_func=views.GREEK.get, key="agr_heat_y", persist_state="session",
+                     index=_index("agr_heat_y", y_choices, y_choices[0]))
     st.plotly_chart(views.tuning_heatmap(result, x, y), key="agr_heatmap")
 
 
@@ -327,7 +323,6 @@ def tuning_result(result) -> None:
 
 if page_state.entered(PAGE):
     st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
-_defaults()
 st.title("Agreement with people")
 st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
            "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "

@@ -120,8 +120,10 @@ for problem in st.session_state.pop("dif_url_problems", []):  # said once: gone 
     st.warning(markdown_literal(problem))
 st.caption("NLTK, the Meteor 1.5 jar and the 2005 paper give different numbers for the same pair. "
            "Pick two configurations: the waterfall moves from A to B one factor at a time.")
-hyp = st.text_area("Candidate translation", key="dif_hyp", height=70, persist_state="session")
-ref = st.text_area("Reference", key="dif_ref", height=70, persist_state="session")
+# value= as well as the key's value: drawn from session state alone, a text area shows empty until
+# the run ends (see the explorer).
+hyp = st.text_area("Candidate translation", st.session_state.dif_hyp, key="dif_hyp", height=70, persist_state="session")
+ref = st.text_area("Reference", st.session_state.dif_ref, key="dif_ref", height=70, persist_state="session")
 c1, c2 = st.columns(2)
 with c1:
     config_a = _config("A")

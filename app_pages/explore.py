@@ -70,11 +70,15 @@ def _from_url() -> None:
                 problems.append(f"{exc}. Using the preset's {value:g}.")
         st.session_state[name] = value
     st.session_state.url_problems = problems
+    if q.get("view") in VIEWS:  # the open tab: a reload or a shared link opens the same view
+        st.session_state.view = q["view"]
     stages = q.get("stages")
     chosen = stages.split(",") if stages is not None else list(base.stages)
     for stage in STAGES:
         st.session_state[f"stage_{stage}"] = stage in chosen
-    st.session_state.example = NO_EXAMPLE if "hyp" in q else DEFAULT.title
+    # a link carrying an example's own texts (the difference page's link back) keeps its lesson
+    texts = (st.session_state.hyp, tuple(refs))
+    st.session_state.example = next((e.title for e in EXAMPLES if (e.hypothesis, e.references) == texts), NO_EXAMPLE)
 
 
 def _start() -> None:
@@ -108,7 +112,19 @@ def _load_example() -> None:
 
 
 def _reset_parameters() -> None:
+    """The preset's own α, β, γ, δ and stages; what this changes is said once above the page
+    (a preset change must not silently undo the user's parameters)."""
     base = MeteorConfig.preset(st.session_state.preset)
+    shown = MeteorConfig.preset(st.session_state.get("_preset_drawn", base.name))  # whose sliders the user saw
+    changed = [f"{symbol} {st.session_state[name]:g} → {getattr(base, name):g}"
+               for name, symbol in (("alpha", "α"), ("beta", "β"), ("gamma", "γ"), ("delta", "δ"))
+               if name in st.session_state and st.session_state[name] != getattr(base, name)
+               and (name != "delta" or base.scoring == shown.scoring == "meteor1x")]
+    changed += [f"{stage} {'on' if stage in base.stages else 'off'}" for stage in STAGES
+                if st.session_state.get(f"stage_{stage}", stage in base.stages) != (stage in base.stages)]
+    if changed:
+        st.session_state.preset_note = (f"{base.name}'s own parameters and stages are set: {', '.join(changed)}. "
+                                        "Move the sliders again for values of your own.")
     st.session_state.alpha, st.session_state.beta, st.session_state.gamma = base.alpha, base.beta, base.gamma
     st.session_state.delta = base.delta
     for stage in STAGES:
@@ -134,6 +150,7 @@ def _url_params(hyp: str, refs: list[str], config: MeteorConfig) -> dict:
         "alpha": f"{config.alpha:g}", "beta": f"{config.beta:g}", "gamma": f"{config.gamma:g}",
         **({"delta": f"{config.delta:g}"} if config.scoring == "meteor1x" else {}),
         "stages": ",".join(config.stages),
+        **({"view": st.session_state.view} if st.session_state.get("view", VIEWS[0]) != VIEWS[0] else {}),
     }
 
 
@@ -196,15 +213,22 @@ with st.sidebar:
         if paraphrase_path:
             st.checkbox("paraphrase", value=True, key="stage_paraphrase")
     st.button("Reset to the preset's parameters", on_click=_reset_parameters)
+    st.session_state._preset_drawn = st.session_state.preset
 
 st.title("METEOR Explorer")
 for problem in st.session_state.pop("url_problems", []):  # said once: gone at the next interaction
     st.warning(markdown_literal(problem))
+if "preset_note" in st.session_state:  # said once, after a preset change or the reset button
+    st.info(st.session_state.pop("preset_note"))
 example = BY_TITLE.get(st.session_state.example)
 lesson_box = st.empty()  # filled once the configuration is known (the lesson is the preset's)
 
-hyp = st.text_area("Candidate translation", key="hyp", height=80)
-refs = [st.text_area(f"Reference {k + 1}", key=f"ref_{k}", height=80) for k in range(st.session_state.n_refs)]
+# value= as well as the key's value: drawn from session state alone, a text area shows empty until
+# the run ends (seconds on a cold start), as number inputs show their minimum (.streamlit/config.toml
+# silences the warning about the two sources, which always agree here).
+hyp = st.text_area("Candidate translation", st.session_state.hyp, key="hyp", height=80, persist_state="session")
+refs = [st.text_area(f"Reference {k + 1}", st.session_state.get(f"ref_{k}", ""), key=f"ref_{k}", height=80,
+                     persist_state="session") for k in range(st.session_state.n_refs)]
 left, right, _ = st.columns([1, 1.4, 3])
 left.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
 right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)

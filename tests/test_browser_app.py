@@ -127,3 +127,60 @@ def test_after_an_upload_the_widgets_show_the_settings_the_results_used(server, 
         assert _shown_settings(page) == shown
         assert page.get_by_text("paired bootstrap samples, seed").first.inner_text() == summary
         assert not errors, errors
+
+
+PAGES = {"/": "Chunks / matches", "/compare": "sys2 − sys1", "/difference": "Going from nltk to meteor15",
+         "/agreement": "Highest on each figure"}
+# Every value each input shows, from the first frame on, with the milliseconds it was shown: a
+# widget that shows a placeholder before its value records two. (A text area's first frame is
+# always empty, ~15 ms; what a person sees is a value held for longer.)
+RECORD_VALUES = """
+window.__seen = {};
+const tick = () => {
+  const now = performance.now();
+  document.querySelectorAll('input[type=number], input[role=combobox], input[type=checkbox], textarea, [role=slider]')
+    .forEach((el, k) => {
+      const name = (el.getAttribute('aria-label') || '?') + '#' + k;
+      const value = el.type === 'checkbox' ? String(el.checked)
+        : el.getAttribute('role') === 'slider' ? el.getAttribute('aria-valuenow') : el.value;
+      const seen = (window.__seen[name] = window.__seen[name] || []);
+      if (!seen.length || seen[seen.length - 1][0] !== value) seen.push([value, now]);
+    });
+  requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);
+"""
+SEEN_MS = 100  # a value shown for less than this is a frame of mounting, not something anyone reads
+
+
+def _shown_values(seen: dict) -> dict:
+    """Per input, the values shown for at least SEEN_MS before the next one (the last always)."""
+    return {name: [v for (v, t), (_, later) in zip(values, values[1:] + [(None, float("inf"))]) if later - t >= SEEN_MS]
+            for name, values in seen.items()}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_first_render_shows_each_input_s_value_once_and_fetches_nothing_from_the_web(server, path):
+    """Issue 31, item 7: number inputs showed their minimum (100, 0, 1000) for a moment before
+    their value; the favicon came from fonts.gstatic.com (fails offline). The only console errors
+    left are Streamlit's own two probes of a deep link's path (streamlit/streamlit#7074: its
+    frontend asks /<page>/_stcore/health and host-config before /_stcore/...)."""
+    url, _ = server
+    with browser_page(width=1280, height=1200) as (page, errors):
+        page.add_init_script(RECORD_VALUES)
+        outside, console = [], []
+        page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:",
+                                                                                        "blob:")) else None)
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        failed = []
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        page.goto(url + path)
+        page.get_by_text(PAGES[path]).first.wait_for(timeout=120_000)
+        wait_for_run(page, timeout=120_000)
+        shown = _shown_values(page.evaluate("window.__seen"))
+        assert shown and {k: v for k, v in shown.items() if len(v) > 1} == {}
+        assert outside == []
+        page_probes = {f"{url}{path}/_stcore/health", f"{url}{path}/_stcore/host-config"} if path != "/" else set()
+        assert set(failed) <= page_probes, failed
+        assert len(console) == len(failed), console  # one "Failed to load resource" a probe, nothing else
+        assert not errors, errors
