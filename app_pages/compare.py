@@ -368,15 +368,17 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     elif test is None:
         st.caption("Pick two different systems for the significance test.")
     else:
-        m1, m2, m3 = st.columns(3)
-        m1.metric(label_literal(f"{b} − {a}"), number(test.delta, signed=True))
-        m2.metric("95% confidence interval", f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}")
-        m3.metric("p-value", number(test.p_value))
+        # a horizontal container, not columns: the numbers wrap on a narrow page instead of being cut
+        numbers = st.container(horizontal=True, gap="large")
+        numbers.metric(label_literal(f"{b} − {a}"), number(test.delta, signed=True), width="content")
+        numbers.metric("95% confidence interval",
+                       f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}", width="content")
+        numbers.metric("p-value", number(test.p_value), width="content")
         st.caption(markdown_literal(test.summary()))
-    d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
+    downloads = st.container(horizontal=True)
+    downloads.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
         corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
-    d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
+    downloads.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
 
@@ -451,7 +453,7 @@ def segment_view(loaded: Loaded, a: str) -> None:
                        f"{pair.chunks} chunks")
             st.text(loaded.systems[name][k])
     for i, name in enumerate(pairs):  # full width, one above the other: long sentences stay readable
-        st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="content")
+        st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="stretch")
 
 
 def _report(loaded: Loaded):
@@ -546,11 +548,11 @@ def exports_section(loaded: Loaded, a: str, b: str) -> None:
                   "segments": segments}
         return research_views.xlsx_tables(tables, signatures, settings)
 
-    d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
+    downloads = st.container(horizontal=True)
+    downloads.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
         corpus, report, signatures, metric_names), "corpus.tex", "text/x-tex", key="dl_corpus_latex",
         on_click="ignore")
-    d2.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
+    downloads.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key="dl_xlsx",
                        on_click="ignore")
 

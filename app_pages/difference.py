@@ -151,10 +151,10 @@ except MISSING_RESOURCES as exc:
     show_missing(exc)
     st.stop()
 
-m1, m2, m3 = st.columns(3)
-m1.metric(f"A: {config_a.name}", number(d.score_a))
-m2.metric(f"B: {config_b.name}", number(d.score_b))
-m3.metric("B − A", number(d.total, signed=True))
+numbers = st.container(horizontal=True, gap="large")  # wraps on a narrow page instead of cutting the numbers
+numbers.metric(f"A: {config_a.name}", number(d.score_a), width="content")
+numbers.metric(f"B: {config_b.name}", number(d.score_b), width="content")
+numbers.metric("B − A", number(d.total, signed=True), width="content")
 st.info(d.summary())
 st.plotly_chart(difference_views.waterfall_figure(d), key="dif_waterfall")
 st.dataframe(difference_views.steps_table(d), hide_index=True, key="dif_steps",
@@ -172,7 +172,7 @@ else:
     only_a = only_b = set()
     st.caption("The two tokenise the text differently, so the drawings have different token positions; "
                "the tokenisation step of the waterfall shows what that costs.")
-st.plotly_chart(_drawing(*key, "A", f"A: {config_a.name}", tuple(sorted(only_a))), width="content", key="dif_align_a")
-st.plotly_chart(_drawing(*key, "B", f"B: {config_b.name}", tuple(sorted(only_b))), width="content", key="dif_align_b")
+st.plotly_chart(_drawing(*key, "A", f"A: {config_a.name}", tuple(sorted(only_a))), width="stretch", key="dif_align_a")
+st.plotly_chart(_drawing(*key, "B", f"B: {config_b.name}", tuple(sorted(only_b))), width="stretch", key="dif_align_b")
 st.subheader("Every term side by side")
 st.dataframe(difference_views.terms_side_by_side(d, result_a, result_b), hide_index=True, key="dif_terms")

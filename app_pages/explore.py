@@ -229,9 +229,11 @@ lesson_box = st.empty()  # filled once the configuration is known (the lesson is
 hyp = st.text_area("Candidate translation", st.session_state.hyp, key="hyp", height=80, persist_state="session")
 refs = [st.text_area(f"Reference {k + 1}", st.session_state.get(f"ref_{k}", ""), key=f"ref_{k}", height=80,
                      persist_state="session") for k in range(st.session_state.n_refs)]
-left, right, _ = st.columns([1, 1.4, 3])
-left.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
-right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
+# Rows of buttons and numbers are horizontal containers, not columns: they wrap on a narrow page
+# (800 px with the sidebar open) instead of cutting their text ("Add r…", "METEOR 0.…").
+buttons = st.container(horizontal=True)
+buttons.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
+buttons.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
 page_state.keep(KEPT + tuple(f"ref_{k}" for k in range(st.session_state.n_refs)))
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
@@ -298,13 +300,11 @@ if len(kept_refs) > 1:
     page_state.keep([chooser])
 pair = result.per_reference[shown]
 
-cols = st.columns(6)
-cols[0].metric("METEOR", number(pair.score))
-cols[1].metric("Precision", number(pair.precision))
-cols[2].metric("Recall", number(pair.recall))
-cols[3].metric("Fmean", number(pair.fmean))
-cols[4].metric("Penalty", number(pair.penalty))
-cols[5].metric("Chunks / matches", f"{pair.chunks} / {pair.matches}")
+numbers = st.container(horizontal=True, gap="medium")
+for label, value in (("METEOR", number(pair.score)), ("Precision", number(pair.precision)),
+                     ("Recall", number(pair.recall)), ("Fmean", number(pair.fmean)), ("Penalty", number(pair.penalty)),
+                     ("Chunks / matches", f"{pair.chunks} / {pair.matches}")):
+    numbers.metric(label, value, width="content")
 if len(kept_refs) > 1:
     best = ref_numbers[result.best_reference] + 1
     st.caption(f"The segment's score is the best of {len(kept_refs)} references: reference {best} "
@@ -314,9 +314,9 @@ if not result.optimal and config.aligner == "optimal":
     st.warning("The alignment search hit its time budget: this alignment is the best found, not proven optimal.")
 
 other = "nltk" if st.session_state.preset != "nltk" else "meteor15"
+st.caption("Why would another METEOR score this pair differently?")
 st.page_link("app_pages/difference.py", icon=":material/difference:",
-             label=f"Why would another METEOR score this pair differently? Open it in the difference page "
-                   f"({st.session_state.preset} vs {other})",
+             label=f"Open it in the difference page ({st.session_state.preset} vs {other})",
              query_params={"hyp": hyp, "ref": kept_refs[shown], "a": st.session_state.preset, "b": other,
                            **{f"a_{name}": f"{getattr(config, name):g}" for name in ("alpha", "beta", "gamma")},
                            "a_syn": "1" if "synonym" in config.stages else "0"})
@@ -327,12 +327,14 @@ config_dict = config.to_dict()
 
 if tabs["Alignment"].open:
     with tabs["Alignment"]:
-        st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="content", key="alignment_chart")
+        st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="stretch", key="alignment_chart")
         st.caption(f"{counted(pair.matches, 'match', 'matches')} in {counted(pair.chunks, 'chunk')}, "
                    f"{counted(pair.crossings, 'crossing line')}. "
                    "Hover a line for the stage and the word, stem or synset that links the two words. "
                    "Long sentences: labels alternate between two lines; drag sideways to see the rest.")
-        words, curve = st.columns([3, 2])
+        # side by side where there is room, the curve below the words on a narrow page
+        beside = st.container(horizontal=True, gap="medium")
+        words, curve = beside.container(width=460), beside.container(width=300)
         with words:
             st.subheader("What this drawing says")
             for sentence in lesson(pair, config):
@@ -371,9 +373,10 @@ if tabs["meteor2005 vs NLTK"].open:
         b = _score(hyp, tuple(kept_refs), nltk_config.to_dict())
         pa, pb = a.per_reference[shown], b.per_reference[shown]
         comparable = pa.hyp_tokens == pb.hyp_tokens and pa.ref_tokens == pb.ref_tokens
-        c1, c2 = st.columns(2)
-        c1.metric("meteor2005", number(pa.score))
-        c2.metric("nltk", number(pb.score), delta=number(pb.score - pa.score, signed=True), delta_color="off")
+        both = st.container(horizontal=True, gap="large")
+        both.metric("meteor2005", number(pa.score), width="content")
+        both.metric("nltk", number(pb.score), delta=number(pb.score - pa.score, signed=True), delta_color="off",
+                    width="content")
         if comparable:
             diff = diff_alignments(pa.alignment, pb.alignment)
             only_a, only_b = diff.differing_pairs()
@@ -389,25 +392,25 @@ if tabs["meteor2005 vs NLTK"].open:
                     f"{len(pb.hyp_tokens)}+{len(pb.ref_tokens)}), so lines are not compared one by one. "
                     "Turn on 'same tokens' to compare the aligners alone.")
         st.plotly_chart(_figure(hyp, tuple(kept_refs), base_2005.to_dict(), shown, "meteor2005 (optimal alignment)",
-                                tuple(sorted(only_a))), width="content", key="compare_a")
+                                tuple(sorted(only_a))), width="stretch", key="compare_a")
         st.plotly_chart(_figure(hyp, tuple(kept_refs), nltk_config.to_dict(), shown, "NLTK (greedy alignment)",
-                                tuple(sorted(only_b))), width="content", key="compare_b")
+                                tuple(sorted(only_b))), width="stretch", key="compare_b")
 
 if tabs["Export"].open:
     with tabs["Export"]:
         st.caption("The alignment drawn above (reference shown), as files: pictures for slides, data for "
                    "scripts, TikZ for LaTeX papers.")
         name = "meteor-alignment"
-        e1, e2, e3, e4, e5 = st.columns(5)
-        e1.download_button("PNG", lambda: alignment_export.alignment_png(pair), f"{name}.png", "image/png",
+        downloads = st.container(horizontal=True)
+        downloads.download_button("PNG", lambda: alignment_export.alignment_png(pair), f"{name}.png", "image/png",
                            key="export_png", on_click="ignore")
-        e2.download_button("SVG", lambda: alignment_export.alignment_svg(pair), f"{name}.svg", "image/svg+xml",
+        downloads.download_button("SVG", lambda: alignment_export.alignment_svg(pair), f"{name}.svg", "image/svg+xml",
                            key="export_svg", on_click="ignore")
-        e3.download_button("JSON", lambda: alignment_json(pair, config.signature()), f"{name}.json",
+        downloads.download_button("JSON", lambda: alignment_json(pair, config.signature()), f"{name}.json",
                            "application/json", key="export_json", on_click="ignore")
-        e4.download_button("TSV rows", lambda: alignment_tsv(pair), f"{name}.tsv", "text/tab-separated-values",
+        downloads.download_button("TSV rows", lambda: alignment_tsv(pair), f"{name}.tsv", "text/tab-separated-values",
                            key="export_tsv", on_click="ignore")
-        e5.download_button("TikZ (LaTeX)", lambda: alignment_export.alignment_tikz(pair), f"{name}.tex",
+        downloads.download_button("TikZ (LaTeX)", lambda: alignment_export.alignment_tikz(pair), f"{name}.tex",
                            "text/x-tex", key="export_tikz", on_click="ignore")
         st.code(alignment_tsv(pair), language=None)
 

@@ -184,3 +184,55 @@ def test_first_render_shows_each_input_s_value_once_and_fetches_nothing_from_the
         assert set(failed) <= page_probes, failed
         assert len(console) == len(failed), console  # one "Failed to load resource" a probe, nothing else
         assert not errors, errors
+
+
+# --- 800 px wide (issue 31, item 5) ------------------------------------------------------------
+
+TRUNCATED = """() => [...document.querySelectorAll(
+    '[data-testid=stMetric] *, [data-testid=stButton] button *, [data-testid=stDownloadButton] button *,'
+    + ' [data-testid=stPageLink] *')]
+  .filter(e => e.children.length === 0 && e.innerText && e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.innerText)"""
+# Every alignment drawing: data units per pixel along x and y (1 and 1 when drawn to scale).
+DRAWING_SCALES = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .map(p => p._fullLayout).filter(l => l && l.xaxis && l.xaxis.scaleanchor === 'y')
+  .map(l => [(l.xaxis.range[1] - l.xaxis.range[0]) / l.xaxis._length,
+             (l.yaxis.range[1] - l.yaxis.range[0]) / l.yaxis._length])"""
+
+
+def _sixty_token_link():
+    from urllib.parse import urlencode
+
+    from meteor_core import MeteorConfig
+    from meteor_core.tokenize import tokenize
+
+    tokenizer = MeteorConfig.meteor2005().tokenizer
+    hyp, ref = next((h, r) for h, r in zip(ted_lines("sys1"), ted_lines("ref")) if len(tokenize(r, tokenizer)) >= 60)
+    return "/?" + urlencode({"hyp": hyp, "ref": ref})
+
+
+@pytest.mark.parametrize("path", [*PAGES, "sixty tokens"])
+def test_at_800_px_every_number_and_button_reads_whole_and_drawings_pan_at_full_scale(server, path):
+    """At 800 px the metrics read "METEOR 0.…" and the buttons "Add r…"; a 60-token drawing was
+    squeezed into the column instead of panning at full scale."""
+    url, _ = server
+    target, ready = (_sixty_token_link(), "Chunks / matches") if path == "sixty tokens" else (path, PAGES[path])
+    with browser_page(width=800, height=3000) as (page, errors):  # tall: every drawing is drawn
+        page.goto(url + target)
+        page.get_by_text(ready).first.wait_for(timeout=120_000)
+        wait_for_run(page, timeout=120_000)
+        page.wait_for_function("""() => { const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
+            return charts.length && charts.every(c => c.querySelector('.js-plotly-plot')); }""",
+                               timeout=30_000)  # every page has charts; they are drawn a moment after the run
+        page.wait_for_timeout(500)
+        assert page.locator('[data-testid="stMetricValue"]').count() > 0 or path == "/agreement"
+        assert page.evaluate(TRUNCATED) == []
+        scales = page.evaluate(DRAWING_SCALES)
+        assert scales or path == "/agreement"
+        for x_units, y_units in scales:  # one data unit a pixel: a wide drawing pans, never squeezes
+            assert x_units == pytest.approx(1, abs=0.02) and y_units == pytest.approx(1, abs=0.02), scales
+        if path == "sixty tokens":
+            assert page.get_by_text("drag sideways where the drawing is wider than the page").count() == 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"800px-{path.strip('/').replace(' ', '-') or 'explore'}.png"))
+        assert not errors, errors
