@@ -19,6 +19,7 @@ needs_build = pytest.mark.skipif(not BUILT and not os.environ.get("METEOR_REQUIR
 SCORE_ALL = """
 import json, sys
 from meteor_core import MeteorConfig, _accel, score, scorer
+import meteor_core.analysis.ter  # not on the scoring path, but built too: every built module must load compiled
 from conftest import ted_lines
 scorer.SEGMENT_SECONDS = 600  # no search cut by a loaded machine's clock: the results depend on the code only
 ref = ted_lines("ref")
