@@ -25,7 +25,7 @@ from components import agreement_views as views
 from components.cache_keys import digest
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
-from components.request_budget import OverBudget, request_deadline
+from components.request_budget import OverBudget, request_deadline, start_request
 from meteor_core import MeteorConfig
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
@@ -228,6 +228,21 @@ def _number_columns(frame) -> dict:
     return {c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns if frame[c].dtype.kind == "f"}
 
 
+def wait_for_the_ask(metrics: dict, samples: int) -> None:
+    """The bundled set is scored when asked, not on opening the page: the page is usable at once
+    (to upload one's own table instead, or to choose the metrics first), and scoring 3,696 rows
+    with every metric and bootstrapping them takes seconds. An upload is the ask itself; once
+    asked, the bundled set is rescored whenever a choice changes, as an upload is."""
+    if st.session_state.agr_source != SOURCES[0] or st.session_state.get("agr_bundled_asked"):
+        return
+    st.info(f"Scoring the bundled set's 3,696 rows with {len(metrics)} metric(s) and {samples:,} bootstrap samples "
+            "takes a few seconds the first time (then the scores are kept while the server runs).")
+    if st.button("Score the bundled set", key="agr_bundled_go", type="primary"):
+        st.session_state.agr_bundled_asked = True
+        return
+    st.stop()
+
+
 def figures_section(report, samples: int, seed: int) -> None:
     st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
     for note in report.notes:  # they name columns and systems
@@ -321,6 +336,7 @@ def tuning_result(result) -> None:
 
 # --- the page ----------------------------------------------------------------------------------
 
+start_request()
 if page_state.entered(PAGE):
     st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
 st.title("Agreement with people")
@@ -334,6 +350,7 @@ metrics = {n: n for n in metric_names} | ({CUSTOM: custom} if custom is not None
 if not metrics:
     st.info("Choose at least one metric.")
     st.stop()
+wait_for_the_ask(metrics, samples)
 scored = score_metrics(table, table_key, metrics)
 try:
     report = _agreement(table_key, tuple((name, _metric_key(m)) for name, m in metrics.items()), samples, seed, table,

@@ -32,7 +32,7 @@ from components.alignment_chart import alignment_figure
 from components.inputs import system_names
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import label_literal, markdown_literal
-from components.request_budget import OverBudget, request_deadline
+from components.request_budget import OverBudget, request_deadline, start_request
 from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
@@ -155,6 +155,9 @@ def _compare(systems, references, sources, config):
                                          progress=request_deadline("Scoring").progress(progress),
                                          jobs=None)  # every core; small sets (the demo) stay in this process
         except OverBudget as exc:
+            bar.empty()
+            if exc.retry:  # reading the files took the budget: scoring starts afresh next time
+                raise
             cache[key] = exc
         bar.empty()
     if isinstance(cache[key], OverBudget):
@@ -163,7 +166,19 @@ def _compare(systems, references, sources, config):
 
 
 # Everything drawn from a comparison is cached by its key (the comparison itself is not hashed:
-# the leading underscore tells Streamlit to skip it).
+# the leading underscore tells Streamlit to skip it). Work stopped by the request's budget is
+# cached as its result (a rerun does not start it again) unless earlier work of the request had
+# taken the budget (OverBudget.retry): then it starts afresh at the next run, with the earlier work
+# cached. The sections call these through _or_stopped, which turns that stop into a result too.
+
+
+def _or_stopped(function, *args):
+    """``function(*args)``, or the OverBudget that stopped it in this run (not cached)."""
+    try:
+        return function(*args)
+    except OverBudget as exc:
+        return exc
+
 
 @st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
 def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
@@ -171,6 +186,8 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
     try:
         return paired_bootstrap(_comparison, a, b, samples, seed, check=request_deadline("The bootstrap").check)
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -188,6 +205,8 @@ def _significance(_comparison, key: str, baseline: str, test: str, samples: int,
         return significance_report(_comparison, baseline, test, samples, trials, seed,
                                    check=request_deadline("The significance tests").check)
     except (OverBudget, ValueError) as exc:
+        if getattr(exc, "retry", False):
+            raise
         return exc
 
 
@@ -200,6 +219,8 @@ def _buckets(_comparison, key: str, samples: int, seed: int):
         return (length_buckets(_comparison, samples=samples, seed=seed, check=check),
                 frequency_buckets(_comparison, samples=samples, seed=seed, check=check))
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -211,6 +232,8 @@ def _sacrebleu(_loaded: Loaded, key: str):
         return score_systems(_loaded.systems, _loaded.references, METRICS,
                              check=request_deadline("BLEU, chrF and TER").check)
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -244,7 +267,7 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     if not st.session_state.get("cmp_metrics"):
         return OtherMetrics({}, {}, signatures, {})
     from meteor_core.analysis.sacrebleu_metrics import NAMES
-    scores = _sacrebleu(loaded, loaded.key)
+    scores = _or_stopped(_sacrebleu, loaded, loaded.key)
     if isinstance(scores, OverBudget):
         return OtherMetrics({}, {}, signatures, {}, stopped=scores)
     corpus, sentence, metric_signatures = scores
@@ -361,7 +384,7 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, DEFAULT_SAMPLES, step=100, key="cmp_samples",
                               persist_state="session")
     seed = c4.number_input("Seed", 0, MAX_SEED, DEFAULT_SEED, key="cmp_seed", persist_state="session")
-    test = _bootstrap(loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
+    test = _or_stopped(_bootstrap, loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
     if isinstance(test, OverBudget):
         st.warning(markdown_literal(f"{test}. Take fewer samples, or run the command line's compare."))
         test = None
@@ -394,6 +417,7 @@ def _open_selected():
 def segments_section(loaded: Loaded, a: str, b: str) -> None:
     """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
     reruns this part only; selecting a row reruns the page so that the segment view opens it."""
+    start_request(fragment=True)
     if st.session_state.pop("cmp_opened_from_table", False):
         st.rerun()  # the row selection's callback set the segment: redraw the segment view too
     st.subheader("Segments")
@@ -427,6 +451,7 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
 def segment_view(loaded: Loaded, a: str) -> None:
     """One segment for every system against the same reference. A fragment: choosing another
     segment or reference reruns this part only."""
+    start_request(fragment=True)
     st.subheader("One segment, system by system")
     n = loaded.comparison.n_segments
     if not 1 <= st.session_state.get("cmp_segment", 1) <= n:
@@ -459,14 +484,15 @@ def segment_view(loaded: Loaded, a: str) -> None:
 def _report(loaded: Loaded):
     """The significance report for the current choices (cached: the exports reuse it)."""
     ss = st.session_state
-    return _significance(loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test, int(ss.cmp_samples),
-                         int(ss.cmp_trials), int(ss.cmp_seed))
+    return _or_stopped(_significance, loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test,
+                       int(ss.cmp_samples), int(ss.cmp_trials), int(ss.cmp_seed))
 
 
 @st.fragment
 def significance_section(loaded: Loaded) -> None:
     """Every system against a baseline and every pair: table, heatmap, the multiple-comparisons
     note. A fragment: another test or baseline reruns this part only."""
+    start_request(fragment=True)
     st.subheader("Significance: every system against a baseline, and every pair")
     g1, g2, g3 = st.columns(3)
     g1.selectbox("Test", TESTS, index=TESTS.index("both"), key="cmp_sig_test", persist_state="session",
@@ -496,9 +522,10 @@ FOUR_DECIMALS = {c: st.column_config.NumberColumn(format="%.4f")
 @st.fragment
 def buckets_section(loaded: Loaded) -> None:
     """METEOR by reference length and by word frequency, bars with 95% intervals (lazy tabs)."""
+    start_request(fragment=True)
     st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
-    buckets = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
-                       int(st.session_state.cmp_seed))
+    buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
+                          int(st.session_state.cmp_seed))
     if isinstance(buckets, OverBudget):
         st.warning(markdown_literal(str(buckets)))
         return
@@ -528,7 +555,7 @@ def exports_section(loaded: Loaded, a: str, b: str) -> None:
     st.subheader("Exports (every table carries the signatures)")
     ss = st.session_state
     report = _report(loaded)
-    buckets = _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+    buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
     if isinstance(report, Exception) or isinstance(buckets, Exception):
         st.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
                    "(see above).")
@@ -594,6 +621,7 @@ def corpus_difference_section(loaded: Loaded) -> None:
 
 # --- the page ----------------------------------------------------------------------------------
 
+start_request()
 _uploaders_start_empty()
 page_state.restore(KEPT)
 config = settings()

@@ -74,11 +74,26 @@ def test_upload_shows_figures_plots_and_tests(page):
     assert "<b>bold</b> & co" in list(systems.system)  # a dataframe cell: shown as text
 
 
+def test_opening_the_page_scores_nothing_until_asked(monkeypatch):
+    """Issue 31, item 6: /agreement opened in 25 s, scoring the bundled set with every metric
+    before anything could be done; it now waits for the ask (and an upload is one)."""
+    calls = []
+    monkeypatch.setattr(agree, "score_metric", lambda *a, **k: calls.append(a) or pytest.fail("scored"))
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("app_pages/agreement.py").run()
+    assert not at.exception and calls == []
+    assert at.button(key="agr_bundled_go").label == "Score the bundled set"
+    assert any("3,696 rows" in i.value for i in at.info)
+
+
 def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
     at = page
     at.session_state["agr_metrics"] = ["meteor2005", "chrf"]
     at.number_input(key="agr_samples").set_value(200)
     at.radio(key="agr_source").set_value(at.radio(key="agr_source").options[0]).run()
+    assert not at.dataframe  # the bundled set is scored when asked (issue 31, item 6: 25 s on opening)
+    at.button(key="agr_bundled_go").click().run()
     assert not at.exception
     assert at.selectbox(key="agr_human").value == "mqm"
     table = read_judgments(MQM, human="mqm")
