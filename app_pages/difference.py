@@ -2,8 +2,8 @@
 term side by side, and the waterfall that walks from A to B one factor at a time.
 
 The inputs live in the URL (hyp, ref, a, b, a_alpha…, b_syn, order), so the explorer's link
-opens its pair here and a link to this page reopens the same comparison; they are also kept
-across pages (page_state)."""
+opens its pair here and a link to this page reopens the same comparison; the widgets keep their
+values across pages themselves (persist_state)."""
 from __future__ import annotations
 
 import streamlit as st
@@ -28,8 +28,6 @@ EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendl
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 DEFAULTS = {"A": "nltk", "B": "meteor15"}
 SIDE_PARAMETERS = tuple((name, *PARAMETER_RANGES[name]) for name in ("alpha", "beta", "gamma"))  # the library's
-KEPT = ("dif_hyp", "dif_ref", "dif_order", *(f"dif_{side}{suffix}" for side in "AB"
-                                             for suffix in ("", "_alpha", "_beta", "_gamma", "_syn")))
 
 
 def _preset_defaults(side: str) -> None:
@@ -71,7 +69,6 @@ def _from_url() -> None:
 
 def _start() -> None:
     entered = page_state.entered(PAGE)
-    page_state.restore(KEPT)
     # "a" marks this page's own parameters (the explorer's URL has "preset" instead).
     if "dif_hyp" not in st.session_state or (entered and "a" in st.query_params):
         _from_url()  # a new session, or the page opened by a link carrying a pair
@@ -94,13 +91,16 @@ def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]
 
 def _config(side: str) -> MeteorConfig:
     preset = st.selectbox(f"Configuration {side}", PRESETS, key=f"dif_{side}", on_change=_preset_defaults,
-                          args=(side,))
+                          args=(side,), persist_state="session")
     base = known.configuration(preset)
     with st.expander(f"Adjust {side} (custom)"):
-        alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha")
-        beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta")
-        gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma")
-        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn")
+        alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha",
+                          persist_state="session")
+        beta = st.slider("β (penalty exponent)", *PARAMETER_RANGES["beta"], step=0.05, key=f"dif_{side}_beta",
+                         persist_state="session")
+        gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma",
+                          persist_state="session")
+        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn", persist_state="session")
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
     return known.configuration(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
@@ -126,16 +126,17 @@ for problem in st.session_state.pop("dif_url_problems", []):  # said once: gone 
     st.warning(markdown_literal(problem))
 st.caption("NLTK, the Meteor 1.5 jar and the 2005 paper give different numbers for the same pair. "
            "Pick two configurations: the waterfall moves from A to B one factor at a time.")
-hyp = st.text_area("Candidate translation", key="dif_hyp", height=70)
-ref = st.text_area("Reference", key="dif_ref", height=70)
+# value= as well as the key's value: drawn from session state alone, a text area shows empty until
+# the run ends (see the explorer).
+hyp = st.text_area("Candidate translation", st.session_state.dif_hyp, key="dif_hyp", height=70, persist_state="session")
+ref = st.text_area("Reference", st.session_state.dif_ref, key="dif_ref", height=70, persist_state="session")
 c1, c2 = st.columns(2)
 with c1:
     config_a = _config("A")
 with c2:
     config_b = _config("B")
 order = st.multiselect("Order of the factors (the attribution depends on it; unlisted ones go last)",
-                       DEFAULT_ORDER, key="dif_order")
-page_state.keep(KEPT)
+                       DEFAULT_ORDER, key="dif_order", persist_state="session")
 st.query_params.from_dict(_url_params(config_a, config_b, order))
 if st.session_state.dif_A in PRESET_NAMES:  # (the explorer takes presets, not packages' METEORs)
     st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
@@ -157,10 +158,10 @@ except MISSING_RESOURCES as exc:
     show_missing(exc)
     st.stop()
 
-m1, m2, m3 = st.columns(3)
-m1.metric(f"A: {config_a.name}", number(d.score_a))
-m2.metric(f"B: {config_b.name}", number(d.score_b))
-m3.metric("B − A", number(d.total, signed=True))
+numbers = st.container(horizontal=True, gap="large")  # wraps on a narrow page instead of cutting the numbers
+numbers.metric(f"A: {config_a.name}", number(d.score_a), width="content")
+numbers.metric(f"B: {config_b.name}", number(d.score_b), width="content")
+numbers.metric("B − A", number(d.total, signed=True), width="content")
 st.info(d.summary())
 st.plotly_chart(difference_views.waterfall_figure(d), key="dif_waterfall")
 st.dataframe(difference_views.steps_table(d), hide_index=True, key="dif_steps",
@@ -178,7 +179,7 @@ else:
     only_a = only_b = set()
     st.caption("The two tokenise the text differently, so the drawings have different token positions; "
                "the tokenisation step of the waterfall shows what that costs.")
-st.plotly_chart(_drawing(*key, "A", f"A: {config_a.name}", tuple(sorted(only_a))), width="content", key="dif_align_a")
-st.plotly_chart(_drawing(*key, "B", f"B: {config_b.name}", tuple(sorted(only_b))), width="content", key="dif_align_b")
+st.plotly_chart(_drawing(*key, "A", f"A: {config_a.name}", tuple(sorted(only_a))), width="stretch", key="dif_align_a")
+st.plotly_chart(_drawing(*key, "B", f"B: {config_b.name}", tuple(sorted(only_b))), width="stretch", key="dif_align_b")
 st.subheader("Every term side by side")
 st.dataframe(difference_views.terms_side_by_side(d, result_a, result_b), hide_index=True, key="dif_terms")

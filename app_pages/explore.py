@@ -70,11 +70,15 @@ def _from_url() -> None:
                 problems.append(f"{exc}. Using the preset's {value:g}.")
         st.session_state[name] = value
     st.session_state.url_problems = problems
+    if q.get("view") in VIEWS:  # the open tab: a reload or a shared link opens the same view
+        st.session_state.view = q["view"]
     stages = q.get("stages")
     chosen = stages.split(",") if stages is not None else list(base.stages)
     for stage in STAGES:
         st.session_state[f"stage_{stage}"] = stage in chosen
-    st.session_state.example = NO_EXAMPLE if "hyp" in q else DEFAULT.title
+    # a link carrying an example's own texts (the difference page's link back) keeps its lesson
+    texts = (st.session_state.hyp, tuple(refs))
+    st.session_state.example = next((e.title for e in EXAMPLES if (e.hypothesis, e.references) == texts), NO_EXAMPLE)
 
 
 def _start() -> None:
@@ -108,7 +112,19 @@ def _load_example() -> None:
 
 
 def _reset_parameters() -> None:
+    """The preset's own α, β, γ, δ and stages; what this changes is said once above the page
+    (a preset change must not silently undo the user's parameters)."""
     base = MeteorConfig.preset(st.session_state.preset)
+    shown = MeteorConfig.preset(st.session_state.get("_preset_drawn", base.name))  # whose sliders the user saw
+    changed = [f"{symbol} {st.session_state[name]:g} → {getattr(base, name):g}"
+               for name, symbol in (("alpha", "α"), ("beta", "β"), ("gamma", "γ"), ("delta", "δ"))
+               if name in st.session_state and st.session_state[name] != getattr(base, name)
+               and (name != "delta" or base.scoring == shown.scoring == "meteor1x")]
+    changed += [f"{stage} {'on' if stage in base.stages else 'off'}" for stage in STAGES
+                if st.session_state.get(f"stage_{stage}", stage in base.stages) != (stage in base.stages)]
+    if changed:
+        st.session_state.preset_note = (f"{base.name}'s own parameters and stages are set: {', '.join(changed)}. "
+                                        "Move the sliders again for values of your own.")
     st.session_state.alpha, st.session_state.beta, st.session_state.gamma = base.alpha, base.beta, base.gamma
     st.session_state.delta = base.delta
     for stage in STAGES:
@@ -134,6 +150,7 @@ def _url_params(hyp: str, refs: list[str], config: MeteorConfig) -> dict:
         "alpha": f"{config.alpha:g}", "beta": f"{config.beta:g}", "gamma": f"{config.gamma:g}",
         **({"delta": f"{config.delta:g}"} if config.scoring == "meteor1x" else {}),
         "stages": ",".join(config.stages),
+        **({"view": st.session_state.view} if st.session_state.get("view", VIEWS[0]) != VIEWS[0] else {}),
     }
 
 
@@ -196,6 +213,7 @@ with st.sidebar:
         if paraphrase_path:
             st.checkbox("paraphrase", value=True, key="stage_paraphrase")
     st.button("Reset to the preset's parameters", on_click=_reset_parameters)
+    st.session_state._preset_drawn = st.session_state.preset
 
 st.title("METEOR Explorer")
 for problem in st.session_state.pop("url_problems", []):  # said once: gone at the next interaction
@@ -203,17 +221,22 @@ for problem in st.session_state.pop("url_problems", []):  # said once: gone at t
 dropped_link = link_check.dropped_link_message()  # a link Streamlit ignored whole (over its limits)
 if dropped_link:
     st.warning(markdown_literal(dropped_link))
+if "preset_note" in st.session_state:  # said once, after a preset change or the reset button
+    st.info(st.session_state.pop("preset_note"))
 example = BY_TITLE.get(st.session_state.example)
-if example is not None:  # only while the text is still the example's (see _start)
-    note = "" if example.preset == st.session_state.preset else (
-        f" (The lesson is told for the {example.preset} preset; the numbers below are {st.session_state.preset}'s.)")
-    st.info(f"Example: {example.title}. {example.lesson}{note}")
+lesson_box = st.empty()  # filled once the configuration is known (the lesson is the preset's)
 
-hyp = st.text_area("Candidate translation", key="hyp", height=80)
-refs = [st.text_area(f"Reference {k + 1}", key=f"ref_{k}", height=80) for k in range(st.session_state.n_refs)]
-left, right, _ = st.columns([1, 1.4, 3])
-left.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
-right.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
+# value= as well as the key's value: drawn from session state alone, a text area shows empty until
+# the run ends (seconds on a cold start), as number inputs show their minimum (.streamlit/config.toml
+# silences the warning about the two sources, which always agree here).
+hyp = st.text_area("Candidate translation", st.session_state.hyp, key="hyp", height=80, persist_state="session")
+refs = [st.text_area(f"Reference {k + 1}", st.session_state.get(f"ref_{k}", ""), key=f"ref_{k}", height=80,
+                     persist_state="session") for k in range(st.session_state.n_refs)]
+# Rows of buttons and numbers are horizontal containers, not columns: they wrap on a narrow page
+# (800 px with the sidebar open) instead of cutting their text ("Add r…", "METEOR 0.…").
+buttons = st.container(horizontal=True)
+buttons.button("Add reference", on_click=_add_reference, disabled=st.session_state.n_refs >= MAX_REFERENCES)
+buttons.button("Remove last reference", on_click=_remove_reference, disabled=st.session_state.n_refs <= 1)
 page_state.keep(KEPT + tuple(f"ref_{k}" for k in range(st.session_state.n_refs)))
 
 stages = tuple(s for s in STAGES if st.session_state[f"stage_{s}"])
@@ -226,6 +249,10 @@ config = MeteorConfig.preset(st.session_state.preset, alpha=st.session_state.alp
                              **({"delta": st.session_state.delta} if st.session_state.preset == "meteor15" else {}),
                              **paraphrase)
 _mirror_to_url(_url_params(hyp, refs, config))
+if example is not None:  # only while the text is still the example's (see _start)
+    lesson_box.info(f"Example: {example.title}. {example.lesson(config.name).shown()}"
+                    + ("" if config == MeteorConfig.preset(config.name) else
+                       f" (Told for {config.name}'s own parameters and stages; the numbers below use yours.)"))
 
 errors, warnings = check_pair(hyp, refs)
 for message in errors:
@@ -276,13 +303,11 @@ if len(kept_refs) > 1:
     page_state.keep([chooser])
 pair = result.per_reference[shown]
 
-cols = st.columns(6)
-cols[0].metric("METEOR", number(pair.score))
-cols[1].metric("Precision", number(pair.precision))
-cols[2].metric("Recall", number(pair.recall))
-cols[3].metric("Fmean", number(pair.fmean))
-cols[4].metric("Penalty", number(pair.penalty))
-cols[5].metric("Chunks / matches", f"{pair.chunks} / {pair.matches}")
+numbers = st.container(horizontal=True, gap="medium")
+for label, value in (("METEOR", number(pair.score)), ("Precision", number(pair.precision)),
+                     ("Recall", number(pair.recall)), ("Fmean", number(pair.fmean)), ("Penalty", number(pair.penalty)),
+                     ("Chunks / matches", f"{pair.chunks} / {pair.matches}")):
+    numbers.metric(label, value, width="content")
 if len(kept_refs) > 1:
     best = ref_numbers[result.best_reference] + 1
     st.caption(f"The segment's score is the best of {len(kept_refs)} references: reference {best} "
@@ -292,9 +317,9 @@ if not result.optimal and config.aligner == "optimal":
     st.warning("The alignment search hit its time budget: this alignment is the best found, not proven optimal.")
 
 other = "nltk" if st.session_state.preset != "nltk" else "meteor15"
+st.caption("Why would another METEOR score this pair differently?")
 st.page_link("app_pages/difference.py", icon=":material/difference:",
-             label=f"Why would another METEOR score this pair differently? Open it in the difference page "
-                   f"({st.session_state.preset} vs {other})",
+             label=f"Open it in the difference page ({st.session_state.preset} vs {other})",
              query_params={"hyp": hyp, "ref": kept_refs[shown], "a": st.session_state.preset, "b": other,
                            **{f"a_{name}": f"{getattr(config, name):g}" for name in ("alpha", "beta", "gamma")},
                            "a_syn": "1" if "synonym" in config.stages else "0"})
@@ -305,12 +330,14 @@ config_dict = config.to_dict()
 
 if tabs["Alignment"].open:
     with tabs["Alignment"]:
-        st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="content", key="alignment_chart")
+        st.plotly_chart(_figure(hyp, tuple(kept_refs), config_dict, shown), width="stretch", key="alignment_chart")
         st.caption(f"{counted(pair.matches, 'match', 'matches')} in {counted(pair.chunks, 'chunk')}, "
                    f"{counted(pair.crossings, 'crossing line')}. "
                    "Hover a line for the stage and the word, stem or synset that links the two words. "
                    "Long sentences: labels alternate between two lines; drag sideways to see the rest.")
-        words, curve = st.columns([3, 2])
+        # side by side where there is room, the curve below the words on a narrow page
+        beside = st.container(horizontal=True, gap="medium")
+        words, curve = beside.container(width=460), beside.container(width=300)
         with words:
             st.subheader("What this drawing says")
             for sentence in lesson(pair, config):
@@ -349,9 +376,10 @@ if tabs["meteor2005 vs NLTK"].open:
         b = _score(hyp, tuple(kept_refs), nltk_config.to_dict())
         pa, pb = a.per_reference[shown], b.per_reference[shown]
         comparable = pa.hyp_tokens == pb.hyp_tokens and pa.ref_tokens == pb.ref_tokens
-        c1, c2 = st.columns(2)
-        c1.metric("meteor2005", number(pa.score))
-        c2.metric("nltk", number(pb.score), delta=number(pb.score - pa.score, signed=True), delta_color="off")
+        both = st.container(horizontal=True, gap="large")
+        both.metric("meteor2005", number(pa.score), width="content")
+        both.metric("nltk", number(pb.score), delta=number(pb.score - pa.score, signed=True), delta_color="off",
+                    width="content")
         if comparable:
             diff = diff_alignments(pa.alignment, pb.alignment)
             only_a, only_b = diff.differing_pairs()
@@ -367,25 +395,25 @@ if tabs["meteor2005 vs NLTK"].open:
                     f"{len(pb.hyp_tokens)}+{len(pb.ref_tokens)}), so lines are not compared one by one. "
                     "Turn on 'same tokens' to compare the aligners alone.")
         st.plotly_chart(_figure(hyp, tuple(kept_refs), base_2005.to_dict(), shown, "meteor2005 (optimal alignment)",
-                                tuple(sorted(only_a))), width="content", key="compare_a")
+                                tuple(sorted(only_a))), width="stretch", key="compare_a")
         st.plotly_chart(_figure(hyp, tuple(kept_refs), nltk_config.to_dict(), shown, "NLTK (greedy alignment)",
-                                tuple(sorted(only_b))), width="content", key="compare_b")
+                                tuple(sorted(only_b))), width="stretch", key="compare_b")
 
 if tabs["Export"].open:
     with tabs["Export"]:
         st.caption("The alignment drawn above (reference shown), as files: pictures for slides, data for "
                    "scripts, TikZ for LaTeX papers.")
         name = "meteor-alignment"
-        e1, e2, e3, e4, e5 = st.columns(5)
-        e1.download_button("PNG", lambda: alignment_export.alignment_png(pair), f"{name}.png", "image/png",
+        downloads = st.container(horizontal=True)
+        downloads.download_button("PNG", lambda: alignment_export.alignment_png(pair), f"{name}.png", "image/png",
                            key="export_png", on_click="ignore")
-        e2.download_button("SVG", lambda: alignment_export.alignment_svg(pair), f"{name}.svg", "image/svg+xml",
+        downloads.download_button("SVG", lambda: alignment_export.alignment_svg(pair), f"{name}.svg", "image/svg+xml",
                            key="export_svg", on_click="ignore")
-        e3.download_button("JSON", lambda: alignment_json(pair, config.signature()), f"{name}.json",
+        downloads.download_button("JSON", lambda: alignment_json(pair, config.signature()), f"{name}.json",
                            "application/json", key="export_json", on_click="ignore")
-        e4.download_button("TSV rows", lambda: alignment_tsv(pair), f"{name}.tsv", "text/tab-separated-values",
+        downloads.download_button("TSV rows", lambda: alignment_tsv(pair), f"{name}.tsv", "text/tab-separated-values",
                            key="export_tsv", on_click="ignore")
-        e5.download_button("TikZ (LaTeX)", lambda: alignment_export.alignment_tikz(pair), f"{name}.tex",
+        downloads.download_button("TikZ (LaTeX)", lambda: alignment_export.alignment_tikz(pair), f"{name}.tex",
                            "text/x-tex", key="export_tikz", on_click="ignore")
         st.code(alignment_tsv(pair), language=None)
 

@@ -18,7 +18,8 @@ needs_build = pytest.mark.skipif(not BUILT and not os.environ.get("METEOR_REQUIR
 # result's to_dict, one JSON line each, and which modules ran compiled.
 SCORE_ALL = """
 import json, sys
-from meteor_core import MeteorConfig, _accel, score
+from meteor_core import MeteorConfig, _accel, score, scorer
+import meteor_core.analysis.ter  # not on the scoring path, but built too: every built module must load compiled
 from conftest import ted_lines
 ref = ted_lines("ref")
 config = MeteorConfig.preset(sys.argv[1])

@@ -4,6 +4,7 @@ import streamlit as st
 from nltk.translate.meteor_score import meteor_score
 from streamlit.testing.v1 import AppTest
 
+from components.examples import BY_TITLE
 from conftest import ROOT
 from meteor_core import MeteorConfig, resources, score
 
@@ -112,7 +113,57 @@ def test_several_references_and_switching_the_drawing(at):
 def test_examples_menu_loads_an_example(at):
     at.selectbox(key="example").set_value("Stem match").run()
     assert at.text_area(key="hyp").value == "the children were playing in the gardens"
-    assert "Porter" in at.info[0].value
+    assert at.info[0].value == "Example: Stem match. " + BY_TITLE["Stem match"].lesson("meteor2005").shown()
+
+
+def test_the_example_s_lesson_is_the_preset_s_and_says_when_the_parameters_are_not(at):
+    """Issue 31, item 4: the lesson is told for the preset in use (meteor15 draws 3 chunks for the
+    word-order example, meteor2005 6); with parameters of one's own it says the numbers are not its."""
+    at.selectbox(key="example").set_value("Word-order penalty").run()
+    word_order = BY_TITLE["Word-order penalty"]
+    assert at.info[0].value == "Example: Word-order penalty. " + word_order.lesson("meteor2005").shown()
+    at.selectbox(key="preset").set_value("meteor15").run()
+    assert at.info[-1].value == "Example: Word-order penalty. " + word_order.lesson("meteor15").shown()
+    at.slider(key="gamma").set_value(0.3).run()
+    assert at.info[-1].value.endswith("(Told for meteor15's own parameters and stages; the numbers below use yours.)")
+
+
+def test_a_preset_change_says_which_parameters_it_replaced(at):
+    """Issue 31, item 7: changing the preset silently reset α, β, γ."""
+    at.slider(key="alpha").set_value(0.5).run()
+    at.selectbox(key="preset").set_value("meteor15").run()
+    assert at.slider(key="alpha").value == 0.85  # the preset's own
+    assert at.info[0].value == ("meteor15's own parameters and stages are set: α 0.5 → 0.85, β 3 → 0.2, γ 0.5 → 0.6. "
+                                "Move the sliders again for values of your own.")
+    at.run()
+    assert not any("own parameters and stages are set" in i.value for i in at.info)  # said once
+
+
+def test_the_difference_page_s_link_back_keeps_the_example_s_lesson():
+    """Issue 31, item 7: coming back from the difference page (its link carries the pair) dropped
+    the example's lesson."""
+    stem = BY_TITLE["Stem match"]
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(hyp=stem.hypothesis, ref=list(stem.references), preset="meteor2005")
+    at.run()
+    assert at.selectbox(key="example").value == "Stem match"
+    assert at.info[0].value == "Example: Stem match. " + stem.lesson("meteor2005").shown()
+
+
+def test_the_open_view_is_in_the_url():
+    """Issue 31, item 7: a reload lost the open tab."""
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert "view" not in at.query_params  # the first view is the default
+    at.session_state["view"] = "Words"
+    at.run()
+    assert at.query_params["view"] in ("Words", ["Words"])
+    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    reloaded.query_params.update({k: v for k, v in at.query_params.items()})
+    reloaded.run()
+    assert reloaded.session_state["view"] == "Words"
+    assert reloaded.dataframe[0].value.columns[0] == "side"  # the Words table is what is drawn
 
 
 def test_state_comes_from_and_goes_to_the_url():

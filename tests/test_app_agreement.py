@@ -58,14 +58,14 @@ def test_upload_shows_figures_plots_and_tests(page):
     at = upload(at, table_bytes())
     assert not at.exception and not at.warning
     system = frame(at, "Pearson")
-    assert list(system.metric) == ["meteor2005", "bleu", "ter"]
+    assert list(system.metric) == ["meteor2005", "bleu", "−TER (negated)"]  # negated, and said so (issue 31)
     # shorter outputs, worse judgments: every metric orders the systems as people do
     assert list(system["Kendall τb"]) == pytest.approx([1.0, 1.0, 1.0])
     segment = frame(at, "Kendall τb grouped by segment")
     assert list(segment["Kendall τb grouped by segment"]) == pytest.approx([1.0, 1.0, 1.0])
     assert "… " in system["Pearson 95% CI"][0]
     paired = frame(at, "A − B")
-    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict (p < 0.05)"}
+    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict"}
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # system scatter, segment density
     scatter = json.loads(charts[0].proto.spec)
@@ -75,11 +75,26 @@ def test_upload_shows_figures_plots_and_tests(page):
     assert "<b>bold</b> & co" in list(systems.system)  # a dataframe cell: shown as text
 
 
+def test_opening_the_page_scores_nothing_until_asked(monkeypatch):
+    """Issue 31, item 6: /agreement opened in 25 s, scoring the bundled set with every metric
+    before anything could be done; it now waits for the ask (and an upload is one)."""
+    calls = []
+    monkeypatch.setattr(agree, "score_metric", lambda *a, **k: calls.append(a) or pytest.fail("scored"))
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("app_pages/agreement.py").run()
+    assert not at.exception and calls == []
+    assert at.button(key="agr_bundled_go").label == "Score the bundled set"
+    assert any("3,696 rows" in i.value for i in at.info)
+
+
 def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
     at = page
     at.session_state["agr_metrics"] = ["meteor2005", "chrf"]
     at.number_input(key="agr_samples").set_value(200)
     at.radio(key="agr_source").set_value(at.radio(key="agr_source").options[0]).run()
+    assert not at.dataframe  # the bundled set is scored when asked (issue 31, item 6: 25 s on opening)
+    at.button(key="agr_bundled_go").click().run()
     assert not at.exception
     assert at.selectbox(key="agr_human").value == "mqm"
     table = read_judgments(MQM, human="mqm")
@@ -198,4 +213,43 @@ def test_views():
     one = tune(table, scores, ("gamma",), steps=3, samples=0)
     assert len(views.tuning_line(one, "gamma").data[0].x) == len(one.grid["gamma"])
     lines = views.best_summary(report)
-    assert lines[0].startswith("system level: Pearson: meteor2005")
+    assert lines[0].startswith("system level: Pearson: highest is meteor2005")
+
+
+def _tuned(best: dict, default: dict, grid=None) -> "TuningResult":
+    """A tuning result over α, β, γ with a known best and default (the views read only these)."""
+    from meteor_core.analysis.tuning import TuningResult
+
+    grid = grid or {"alpha": np.array([0.0, 0.5, 0.9, 1.0]), "beta": np.array([0.0, 1.0, 3.0]),
+                    "gamma": np.array([0.0, 0.3, 0.5, 1.0])}
+    values = np.random.default_rng(0).random(tuple(len(grid[p]) for p in grid))
+    return TuningResult("meteor2005", "segment.kendall", tuple(grid), grid, values, default, best, 0.1, 0.1, 0.2, 0.15,
+                        "by seg_id", 10, 10, None, 0.01)
+
+
+def test_tuning_views_name_the_figure_and_draw_the_default_on_its_own_slice():
+    """Issue 31, item 7: the heatmap's title showed "segment.kendall", and the default was drawn on a
+    slice where γ is the best's, not its own."""
+    default = {"alpha": 0.9, "beta": 3.0, "gamma": 0.5}
+    other_slice = views.tuning_heatmap(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.3}, default), "alpha", "beta")
+    title = other_slice.layout.title.text
+    assert "segment.kendall" not in title and title.startswith("segment level: Kendall τb on the training rows")
+    assert other_slice.data[0].colorbar.title.text == "Kendall τb"
+    assert [t.name for t in other_slice.data[1:]] == ["best"]  # the default is not on the γ = 0.3 slice
+    assert "The default (γ = 0.5) lies on another slice" in title
+    same_slice = views.tuning_heatmap(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.5}, default), "alpha", "beta")
+    assert [t.name for t in same_slice.data[1:]] == ["default", "best"]
+    assert same_slice.data[1].x == (0.9,) and same_slice.data[1].y == (3.0,)
+    line = views.tuning_line(_tuned({"gamma": 0.3}, {"gamma": 0.5}, {"gamma": np.array([0.0, 0.3, 0.5, 1.0])}),
+                             "gamma")
+    assert "segment.kendall" not in line.layout.title.text + line.layout.yaxis.title.text
+
+
+def test_a_tuned_optimum_at_the_edge_of_the_grid_is_flagged():
+    default = {"alpha": 0.9, "beta": 3.0, "gamma": 0.5}
+    notes = views.edge_notes(_tuned({"alpha": 0.0, "beta": 1.0, "gamma": 1.0}, default))
+    assert notes == ["The best α = 0 is the lowest value of the grid (Fmean is precision alone): the optimum lies at "
+                     "the edge of what was tried, not inside it.",
+                     "The best γ = 1 is the highest value of the grid: the optimum lies at the edge of what was "
+                     "tried, not inside it."]
+    assert views.edge_notes(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.3}, default)) == []

@@ -35,6 +35,7 @@ from . import sacrebleu_metrics
 from .compare import check_samples
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import JudgedTable, row_indices
+from . import verdict
 from .significance import holm
 from .stat_arrays import COLUMNS, meteor_scores, stat_matrix
 
@@ -314,8 +315,13 @@ class PairedTest:
     p_holm: float = float("nan")
 
     @property
+    def p_verdict(self) -> float:
+        """The p-value a verdict reads: Holm-adjusted when the test is one of several pairs."""
+        return self.p_value if np.isnan(self.p_holm) else self.p_holm
+
+    @property
     def significant(self) -> bool:
-        return bool(self.p_value < 0.05)
+        return verdict.significant(self.p_verdict, self.ci_low, self.ci_high)
 
     def to_dict(self) -> dict:
         return {"measure": self.measure, "a": self.a, "b": self.b,

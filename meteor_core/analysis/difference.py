@@ -154,20 +154,31 @@ def _why(step_factor: str) -> str:
 
 
 def summarise(d: Difference) -> str:
-    """Plain-language account of the waterfall, biggest factor first."""
+    """Plain-language account of the waterfall, biggest factor first. Every number is a step's
+    share as the tables show it (4 decimals); a share that shows as zero is never said to make the
+    gap, and "most of the gap" is said only of a step that moves the score the way the whole gap
+    goes and makes at least half of it."""
+    head = (f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
+            f"(difference {number(d.total, signed=True)}).")
     if not d.steps:
-        return f"The two configurations score the same way: {d.score_a:.4f}."
+        return f"The two configurations score the same way: {number(d.score_a)}."
     ranked = sorted(d.steps, key=lambda s: -abs(s.delta))
-    top = ranked[0]
-    lead = ("most of the gap" if abs(top.delta) >= 0.5 * sum(abs(s.delta) for s in d.steps) else "the largest part")
-    words = [f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
-             f"(difference {number(d.total, signed=True)}). Going from {d.config_a.name} to {d.config_b.name}, "
-             f"{lead} ({number(top.delta, signed=True)}) comes from {top.factor}: {_why(top.factor)} ({top.change})."]
     # "No visible difference" only for what shows as zero at the 4 decimals every table uses.
-    rest = [s for s in ranked[1:] if not rounds_to_zero(s.delta)]
-    if rest:
-        words.append("Then " + ", ".join(f"{s.factor} {number(s.delta, signed=True)}" for s in rest) + ".")
-    silent = [s.factor for s in ranked[1:] if rounds_to_zero(s.delta)]
+    visible = [s for s in ranked if not rounds_to_zero(s.delta)]
+    silent = [s.factor for s in ranked if rounds_to_zero(s.delta)]
+    words = [head]
+    if not visible:
+        words.append(f"No factor changes the score visibly here: {', '.join(silent)} "
+                     f"{'each make' if len(silent) > 1 else 'makes'} less than 0.00005 of a difference.")
+        return " ".join(words)
+    top = visible[0]
+    same_way = all(s.delta * d.total >= 0 for s in visible)
+    lead = ("most of the gap" if same_way and not rounds_to_zero(d.total) and abs(top.delta) >= 0.5 * abs(d.total)
+            else "the largest step")
+    words.append(f"Going from {d.config_a.name} to {d.config_b.name}, {lead} ({number(top.delta, signed=True)}) "
+                 f"comes from {top.factor}: {_why(top.factor)} ({top.change}).")
+    if visible[1:]:
+        words.append("Then " + ", ".join(f"{s.factor} {number(s.delta, signed=True)}" for s in visible[1:]) + ".")
     if silent:
         words.append(f"Changing {', '.join(silent)} makes no visible difference here.")
     words.append(f"Factors taken in this order: {', '.join(s.factor for s in d.steps)}; "

@@ -23,7 +23,7 @@ import sys
 from dataclasses import replace
 
 from ..analysis import agreement as agree
-from ..analysis import tuning
+from ..analysis import tuning, verdict
 from ..analysis.compare import MAX_SAMPLES, MAX_SEED, check_samples
 from ..analysis.judgments import DEFAULT_HUMAN, read_judgments
 from ..config import PARAMETER_RANGES
@@ -120,12 +120,13 @@ def format_report(report: agree.AgreementReport) -> str:
     for measure in agree.MEASURES:
         best = report.best(measure)
         if best:
-            lines.append(f"best on {labels[measure]}: {best}")
+            lines.append(f"highest on {labels[measure]}: {best}")
     if len(report.metrics) >= 2:
         significant = [t for t in report.paired_tests(SHOWN_TESTS) if t.significant]
         lines.append("")
-        lines.append("significant differences (paired bootstrap over segments, p < 0.05):" if significant else
-                     "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS) + " (p < 0.05)")
+        lines.append(f"significant differences (paired bootstrap over segments, {verdict.RULE}):" if significant
+                     else "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS)
+                     + f" ({verdict.RULE})")
         for t in significant:
             winner, loser, low, high = (t.a, t.b, t.ci_low, t.ci_high) if t.delta > 0 else (t.b, t.a, -t.ci_high, -t.ci_low)
             lines.append(f"  {t.measure}: {winner} > {loser} by {abs(t.delta):.4f} "

@@ -111,7 +111,7 @@ def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
 
 def time_limit(args: argparse.Namespace, what: str) -> Deadline:
     """The budget --time-limit sets for ``what`` (its message names the flag)."""
-    return Deadline(args.time_limit or math.inf, what, "--time-limit; 0 for no limit")
+    return Deadline(args.time_limit or math.inf, what, limit="--time-limit; 0 for no limit")
 
 
 def build_config(args: argparse.Namespace) -> MeteorConfig:
