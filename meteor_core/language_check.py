@@ -51,7 +51,8 @@ def shares(texts: Iterable[str]) -> tuple[int, dict[str, float]]:
     return total, {code: (n / total if total else 0.0) for code, n in counts.items()}
 
 
-def mismatch_note(texts: Iterable[str], language: str) -> str | None:
+def mismatch_note(texts: Iterable[str], language: str,
+                  fix: str = "choose the language of the translations (--lang {code})") -> str | None:
     """A note when ``texts`` look plainly like another language than ``language``, else None
     (also None without a jar, whose function-word lists the check reads)."""
     try:
@@ -68,5 +69,4 @@ def mismatch_note(texts: Iterable[str], language: str) -> str | None:
     guess = languages.language(other)
     return (f"the text looks like {guess.display}, not {chosen.display}: {share:.0%} of its words are "
             f"{guess.display} function words" + (f" and {own:.0%} {chosen.display} ones" if own is not None else "")
-            + f". It is scored with {chosen.display} settings; choose the language of the translations "
-            f"(--lang {guess.code})")
+            + f". It is scored with {chosen.display} settings; " + fix.format(code=guess.code, name=guess.display))

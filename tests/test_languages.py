@@ -124,7 +124,7 @@ def test_languages_without_a_normaliser_take_the_jars_lower():
 
 @needs_jar
 def test_without_the_languages_table_meteor15_scores_without_paraphrases_and_says_so():
-    from meteor_core.cli.common import config_notes
+    from meteor_core.notes import config_notes
     de = MeteorConfig.meteor15(language="de")
     assert not paraphrase_available("de")  # pycocoevalcap ships the English table only
     assert de.stages == ("exact", "stem") and de.module_weights == (1.0, 0.8, 0.0, 0.0)

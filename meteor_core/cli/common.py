@@ -6,21 +6,17 @@ import argparse
 import math
 import os
 import sys
-import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
 from .. import languages
 from ..deadline import Deadline, OverBudget
-from ..config import (PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, UNICODE_FORMS, MeteorConfig, check_parameter,
-                      missing_default_modules)
-from ..language_check import mismatch_note
-from ..tokenize import TOKENIZERS
+from ..config import PARAMETER_RANGES, PRESET_NAMES, SYNONYM_SOURCES, UNICODE_FORMS, MeteorConfig, check_parameter
 from ..jar_resources import JarMissingError
 from ..parallel import MIN_PARALLEL_ITEMS, available_cores
 from ..resources import WordNetMissingError
 from ..textio import InputError
-from ..tokenize import NltkDataMissingError
+from ..tokenize import TOKENIZERS, NltkDataMissingError
 
 # What a subcommand turns into a one-line message instead of a traceback.
 USER_ERRORS = (InputError, WordNetMissingError, JarMissingError, NltkDataMissingError, ValueError, OverBudget)
@@ -155,29 +151,6 @@ def _weights(values: list[str] | None) -> tuple[float, ...] | None:
         return tuple(float(v) for v in values)
     except ValueError:
         raise ValueError(f"--weights takes numbers (one per module); got {' '.join(values)}"[:200]) from None
-
-
-def config_notes(config: MeteorConfig, texts: list[str] | None = None, modules_chosen: bool = False) -> list[str]:
-    """What a user should know about a configuration before trusting its numbers: modules the
-    jar would run that are missing here (a paraphrase table not on this machine; unless the user
-    chose the modules), input that is not in Unicode NFC under a preset that takes text as given,
-    text that looks like another language than the one chosen. One sentence each, for stderr."""
-    notes = []
-    missing = () if modules_chosen else missing_default_modules(config)
-    if missing:
-        lang = config.language_info
-        notes.append(f"scoring without {' and '.join(missing)}: Meteor 1.5's {lang.display} paraphrase table "
-                     f"(data/paraphrase-{lang.jar_short}.gz beside the jar) is not on this machine, so the modules "
-                     f"are {' '.join(config.stages)} (the signature lists them); the jar itself would stop here. "
-                     "Give one with --paraphrase-table PATH")
-    if texts:
-        if config.normalize == "none" and not all(unicodedata.is_normalized("NFC", t) for t in texts):
-            notes.append(f"some text is not in Unicode NFC (decomposed accents, as some macOS tools write them): "
-                         f"{config.name} scores it as given, as its peer does; --normalize nfc composes it first")
-        mismatch = mismatch_note(texts, config.language)
-        if mismatch:
-            notes.append(mismatch)
-    return notes
 
 
 def fail(message: str) -> int:
