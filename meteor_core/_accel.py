@@ -33,7 +33,6 @@ COMPILED = (
     "meteor_core.tokenize",
     "meteor_core.resources",
     "meteor_core.porter",
-    "meteor_core.snowball",
     "meteor_core.wordnet",
     "meteor_core.analysis.ter",
 )

@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
-from . import jar_resources, languages, porter, snowball
+from . import jar_resources, languages, porter
 from .wordnet import WordNet, locate as locate_wordnet
 
 
@@ -40,8 +40,6 @@ def _make_stemmer(name: str, language: str = "en") -> Callable[[str], str]:
     if name == "porter-original":
         return partial(porter.stem, nltk_extensions=False)  # its ORIGINAL_ALGORITHM mode
     if name == "snowball":
-        if lang.code == "en":
-            return snowball.stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
         if lang.stemmer != "snowball":
             raise languages.LanguageError(f"No stemmer for language ({lang.jar_name}): Meteor 1.5 has no Snowball "
                                           f"stemmer for {lang.display}")

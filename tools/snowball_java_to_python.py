@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "meteor_core" / "snowball_langs"
 DEFAULT_REPO = "/work/.mirror/cmu-mtlab+meteor/repo/.git"
 JAVA_PATH = "src/org/tartarus/snowball/ext/{}Stemmer.java"
-LANGUAGES = ("danish", "dutch", "finnish", "french", "german", "hungarian", "italian", "norwegian",
+LANGUAGES = ("danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian", "norwegian",
              "portuguese", "romanian", "russian", "spanish", "swedish", "turkish")
 
 # What each module's docstring says besides the common part: the Java quirks that change stems.

@@ -1,6 +1,7 @@
-"""The Snowball stemmers of the Meteor 1.5 jar for its languages other than English
-(``Constants.newStemmer``: ``new SnowballStemmerWrapper(new <language>Stemmer())``), each giving
-exactly the jar's stem of any string. English is meteor_core.snowball.
+"""The Snowball stemmers of the Meteor 1.5 jar (``Constants.newStemmer``: ``new
+SnowballStemmerWrapper(new <language>Stemmer())``), each giving exactly the jar's stem of any
+string, English included (the jar's englishStemmer: "realization" -> "realiz", where NLTK's
+Snowball gives "realize"; "Running" -> "Running", since it does not lower-case).
 
     >>> from meteor_core.snowball_langs import stemmer
     >>> stemmer("german")("häuser")
@@ -15,8 +16,8 @@ import importlib
 from typing import Callable
 
 # The jar's language names (Constants.normLanguageName), one module each.
-LANGUAGES = ("danish", "dutch", "finnish", "french", "german", "hungarian", "italian", "norwegian", "portuguese",
-             "romanian", "russian", "spanish", "swedish", "turkish")
+LANGUAGES = ("danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian", "norwegian",
+             "portuguese", "romanian", "russian", "spanish", "swedish", "turkish")
 
 
 def stemmer(language: str) -> Callable[[str], str]:
