@@ -1,3 +1,4 @@
+import pytest
 import json
 import subprocess
 import sys
@@ -47,3 +48,17 @@ def test_explain_takes_a_sentence_or_a_corpus_not_both(tmp_path):
     out = run("explain", "--hyp-file", str(tmp_path / "h"), "--ref", "a dog")
     assert out.returncode == 2 and "give both --hyp-file and --ref-file" in out.stderr
     assert run("explain", "--hyp-file", str(tmp_path / "h"), "--ref-file", str(tmp_path / "h")).returncode == 0
+
+
+@pytest.mark.parametrize("command", [
+    "explain --a meteor2005 --b nltk --hyp 'the cat sat on the mat' --ref 'a cat sat on a mat'",
+    "--hyp demo/ted-slk-eng/ted.sys1.detok.eng --ref demo/ted-slk-eng/ted.ref.detok.eng --format tsv --preset nltk",
+])
+def test_a_reader_that_goes_away_ends_the_run_quietly(command):
+    """Piped into `head -1`: no traceback, whatever the subcommand."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    out = subprocess.run(f"{sys.executable} -m meteor_core {command} | head -1", shell=True, cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.stdout.count("\n") == 1 and "Traceback" not in out.stderr and "Error" not in out.stderr, out.stderr

@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             except OutputError as exc:
                 silence_stdout()
                 return fail(str(exc))
+            except BrokenPipeError:  # the reader went away (e.g. piped into head): stop, say nothing
+                silence_stdout()
+                return 0
             except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their queued work
                 taken()  # (a second Ctrl-C meanwhile is ignored)
                 stop_pools()

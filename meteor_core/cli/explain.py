@@ -16,7 +16,10 @@ from __future__ import annotations
 import argparse
 
 from ..analysis.difference import DEFAULT_ORDER, explain_corpus_difference, explain_difference
+from .. import languages
 from ..compat import known
+from ..config import PRESET_NAMES
+from ..explain import number
 from ..safe_export import json_text
 from ..textio import InputError, check_same_length, read_segments
 from .common import USER_ERRORS, add_jobs_argument, fail
@@ -42,13 +45,25 @@ def configure(p: argparse.ArgumentParser) -> None:
     ref.add_argument("--ref-file", action="append", help="corpus: reference file (repeat for several)")
     p.add_argument("--order", help=f"comma-separated factors (default: {','.join(DEFAULT_ORDER)})")
     p.add_argument("--no-synonyms", action="store_true", help="both configurations without the synonym stage")
+    p.add_argument("--lang", "--language", dest="lang", default="en", metavar="LANG",
+                   help="the language of the text, for the presets (the packages' METEORs are English)")
     p.add_argument("--format", default="text", choices=["text", "json"])
     add_jobs_argument(p)  # used for --hyp-file: the corpus is rescored once per factor
 
 
+def _configuration(name: str, language: str):
+    """A preset in ``language``, or a package's METEOR (English: they run the jar with -l en or NLTK)."""
+    if name in PRESET_NAMES:
+        return known.configuration(name, language=language)
+    if languages.language(language).code != "en":
+        raise ValueError(f"{name}'s METEOR is English; for {languages.language(language).display} text compare the "
+                         "presets (meteor2005, meteor15)")
+    return known.configuration(name)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        a, b = known.configuration(args.a), known.configuration(args.b)
+        a, b = _configuration(args.a, args.lang), _configuration(args.b, args.lang)
         if args.no_synonyms:
             a = known.configuration(args.a, stages=tuple(s for s in a.stages if s != "synonym"))
             b = known.configuration(args.b, stages=tuple(s for s in b.stages if s != "synonym"))
@@ -75,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{a.name:>12s}  {d.score_a:.4f}")
     for s in d.steps:
-        print(f"{s.factor:>18s}  {s.delta:+.4f}  -> {s.score:.4f}   {s.change}")
-    print(f"{b.name:>12s}  {d.score_b:.4f}   (difference {d.total:+.4f})")
+        print(f"{s.factor:>18s}  {number(s.delta, signed=True)}  -> {s.score:.4f}   {s.change}")
+    print(f"{b.name:>12s}  {d.score_b:.4f}   (difference {number(d.total, signed=True)})")
     print()
     print(d.summary())
     for value in reported.values():

@@ -1,6 +1,7 @@
 """Score a hypothesis file against one or more reference files.
 
     python -m meteor_core [score] --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
+                                  [--lang LANG] [--task TASK] [--modules M ...] [--weights W ...]
                                   [--format text|tsv|jsonl] [--no-synonyms] [--alpha A --beta B --gamma G]
                                   [--jobs N | --scheduler tcp://HOST:PORT]
 
