@@ -12,6 +12,8 @@ from typing import Iterable
 from .config import MeteorConfig, missing_default_modules
 from .language_check import mismatch_note
 
+NOTE_SAMPLE = 500  # segments (of each input) read for the notes on the input: enough to tell, cheap
+
 # How to act on each note, on the command line (the app passes its own words).
 CLI_FIXES = {"paraphrase": "give one with --paraphrase-table PATH",
              "nfc": "--normalize nfc composes it first",

@@ -262,3 +262,24 @@ def test_types_are_checked_with_the_fields_name():
         MeteorConfig(language=3)
     from pathlib import Path
     assert MeteorConfig.meteor15(paraphrase_table=Path("/x/t.gz")).paraphrase_table == "/x/t.gz"
+
+
+@needs_jar
+def test_compare_and_agree_say_when_the_text_is_in_another_language(tmp_path):
+    import json
+    german = ["Die Katze sitzt auf der Matte, und der Hund ist nicht mit ihr im Haus .",
+              "Er läuft schnell zu dem Bahnhof, denn es ist schon spät und die Bahn wartet nicht ."]
+    ref, a, b = (tmp_path / n for n in ("ref.txt", "a.txt", "b.txt"))
+    for path in (ref, a, b):
+        path.write_text("\n".join(german) + "\n", encoding="utf-8")
+    out = _cli("compare", "--ref", str(ref), "--sys", str(a), "--sys", str(b), "--samples", "100")
+    assert out.returncode == 0 and "looks like German, not English" in out.stderr
+    out = _cli("compare", "--lang", "de", "--ref", str(ref), "--sys", str(a), "--sys", str(b), "--samples", "100")
+    assert out.returncode == 0 and "looks like" not in out.stderr
+    table = tmp_path / "t.jsonl"
+    table.write_text("".join(json.dumps({"system": s, "seg_id": k, "hypothesis": h, "reference": h, "human": k + (s == "x")})
+                             + "\n" for s in ("x", "y") for k, h in enumerate(german)), encoding="utf-8")
+    out = _cli("agree", "--table", str(table), "--metrics", "meteor2005,bleu", "--samples", "100")
+    assert "looks like German, not English" in out.stderr
+    out = _cli("agree", "--table", str(table), "--metrics", "bleu", "--samples", "100")
+    assert "looks like" not in out.stderr  # no METEOR asked for: its language does not matter

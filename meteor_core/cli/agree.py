@@ -27,6 +27,8 @@ from ..analysis import tuning, verdict
 from ..analysis.compare import MAX_SAMPLES, MAX_SEED, check_samples
 from ..analysis.judgments import DEFAULT_HUMAN, read_judgments
 from ..config import PARAMETER_RANGES
+from ..config import PRESET_NAMES
+from ..notes import NOTE_SAMPLE, config_notes
 from .common import USER_ERRORS, add_config_arguments, add_time_limit_argument, build_config, fail, time_limit
 from .compare import format_table
 
@@ -163,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
         check_samples(args.samples, args.seed)  # the bounds of compare's and the pages' (before any reading)
         budget = time_limit(args, "agree (scoring)")  # one budget; its message names the step it stopped
         table = read_judgments(args.table, args.human, args.split_column)
+        sample = list(table.hypotheses[:NOTE_SAMPLE]) + [r for refs in table.references[:NOTE_SAMPLE] for r in refs]
+        if set(_metric_list(args.metrics)) & set(PRESET_NAMES) or _has_overrides(args):  # (notes on METEOR's settings)
+            for note in config_notes(build_config(args), sample):
+                print(f"note: {note}", file=sys.stderr)
         scored, tuned_from = _score_all(table, args, budget)
         budget.what = "agree (the bootstrap)"
         report = agree.agreement(table, scored, args.samples, args.seed,

@@ -16,6 +16,7 @@ Every output carries the METEOR signature (and sacrebleu's for --metrics).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..analysis.buckets import frequency_buckets, length_buckets
@@ -23,6 +24,7 @@ from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, check
 from ..analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, check_trials, significance_report
 from ..safe_export import json_text, write_file
 from ..textio import InputError, load_test_set, read_segments, read_table
+from ..notes import NOTE_SAMPLE, config_notes
 from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, add_time_limit_argument, build_config,
                      fail, time_limit)
 
@@ -93,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(args)
         check_samples(args.samples, args.seed)  # before reading and scoring, not after
         systems, references, sources = _load(args)
+        sample = [t for lines in systems.values() for t in lines[:NOTE_SAMPLE]] + [r for refs in references[:NOTE_SAMPLE] for r in refs]
+        for note in config_notes(config, sample, modules_chosen=args.modules is not None):
+            print(f"note: {note}", file=sys.stderr)
         if args.test != "bootstrap":
             check_trials(args.trials, len(references))
         metrics = ()

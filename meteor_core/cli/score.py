@@ -24,12 +24,10 @@ from ..dask_runner import CONNECT_SECONDS  # (a number: dask is imported only to
 from ..safe_export import delimited_row, json_text
 from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
 from ..stats import MeteorStats
-from ..notes import config_notes
+from ..notes import NOTE_SAMPLE, config_notes
 from ..textio import iter_segments, zip_same_length
 from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail,
                      silence_stdout)
-
-NOTE_SAMPLE = 500  # segments read for the notes on the input (Unicode form, language)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
