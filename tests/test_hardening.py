@@ -95,7 +95,7 @@ def test_file_decoding_survives_odd_bytes():
     assert decode_segments(long, "f") == ["x" * 10_000]
     for data, message in [(b"caf\xe9\n", "not UTF-8"), (b"a\x00b\n", "NUL"), (b"", "empty"),
                           (b"a\n" * (MAX_SEGMENTS + 1), "segment limit"),
-                          (b"a" * (MAX_FILE_BYTES + 1), "MiB limit")]:
+                          (b"a" * (MAX_FILE_BYTES + 1), r"is over the 20 MiB \(20,971,520-byte\) limit")]:
         with pytest.raises(InputError, match=message):
             decode_segments(data, "f")
     with pytest.raises(InputError, match="no reference column"):

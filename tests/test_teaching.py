@@ -210,7 +210,7 @@ def test_every_sentence_of_the_difference_summary_is_the_walk_s(example, a, b):
     shown = {s.factor: number(s.delta, signed=True) for s in d.steps}
     zero = {f for f in shown if rounds_to_zero(float(shown[f]))}
     m = re.search(r"Going from (\S+) to (\S+), (most of the gap|the largest step) \(" + r"([-+]\d\.\d{4})"
-                  + r"\) comes from ([a-z ]+):", text)
+                  + r"\) comes from ([a-z ]+(?: \+ [a-z ]+)*):", text)  # a combined factor: "a + b"
     if zero == set(shown):
         assert m is None and "No factor changes the score visibly here: " + ", ".join(
             s.factor for s in sorted(d.steps, key=lambda s: -abs(s.delta))) in text
@@ -223,7 +223,7 @@ def test_every_sentence_of_the_difference_summary_is_the_walk_s(example, a, b):
         assert float(m[4]) * d.total > 0 and abs(float(m[4])) >= 0.5 * abs(d.total)
         assert all(float(v) * d.total >= 0 for v in shown.values())
     then = re.search(r"Then (.+?)\. ", text)
-    listed = dict(re.findall(r"([a-z ]+) ([-+]\d\.\d{4})", then[1])) if then else {}
+    listed = dict(item.rsplit(" ", 1) for item in then[1].split(", ")) if then else {}
     assert {f.strip(): v for f, v in listed.items()} == {f: v for f, v in shown.items() if f != top and f not in zero}
     silent = re.search(r"Changing (.+) makes no visible difference here\.", text)
     assert set(silent[1].split(", ") if silent else []) == zero
