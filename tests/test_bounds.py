@@ -221,7 +221,7 @@ def test_the_text_summary_counts_both_kinds_of_cut():
     from meteor_core.scorer import corpus_from_stats
 
     config = MeteorConfig.meteor2005()
-    totals = Totals()
+    totals = Totals(config.stages)
     for hyp, ref in [CASES["1,000 tokens, 4 words"], CASES["repeated phrase"], CASES['400 x "the"']]:
         totals.add(score(hyp, [ref], config))
     cut = score(*CASES["1,000 tokens, 4 words"], config)

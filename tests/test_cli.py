@@ -23,6 +23,21 @@ def test_jsonl_and_text(tmp_path):
     assert tsv.stdout.splitlines()[0].startswith("segment\tscore")
 
 
+def test_the_summary_counts_the_matches_of_every_stage_that_ran(tmp_path):
+    """meteor15's summary said "(exact 5, stem 0, synonym 0)": its paraphrase stage ran and was
+    not named; --no-synonyms named a synonym stage that did not run."""
+    (tmp_path / "h").write_text("the children were playing in the gardens\n")
+    (tmp_path / "r").write_text("the child played in the garden\n")
+    files = ["--hyp", str(tmp_path / "h"), "--ref", str(tmp_path / "r")]
+    meteor15 = run(*files, "--preset", "meteor15")
+    assert "matches 6 (exact 3, stem 1, synonym 1, paraphrase 1)" in meteor15.stdout, meteor15.stdout
+    (tmp_path / "same").write_text("the cat sat\n")
+    none_found = run("--hyp", str(tmp_path / "same"), "--ref", str(tmp_path / "same"), "--preset", "meteor15")
+    assert "(exact 3, stem 0, synonym 0, paraphrase 0)" in none_found.stdout, none_found.stdout
+    two_stages = run(*files, "--no-synonyms")
+    assert "(exact 3, stem 2)" in two_stages.stdout, two_stages.stdout
+
+
 def test_bad_files(tmp_path):
     (tmp_path / "h").write_text("a\nb\n")
     (tmp_path / "r").write_text("a\n")

@@ -44,12 +44,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 class Totals:
     """What the corpus lines need, added up segment by segment (the segments are not kept)."""
 
-    def __init__(self):
+    def __init__(self, stages: tuple[str, ...]):
         self.segments = 0
         self.stats = MeteorStats()
         self.score_sum = 0.0
         self.stopped = {"work": 0, "time": 0}  # segments whose search was cut, by why (stopped_by)
-        self.stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
+        self.stages = dict.fromkeys(stages, 0)  # every stage the configuration runs, found or not
 
     def add(self, segment: SegmentResult) -> None:
         self.segments += 1
@@ -58,7 +58,8 @@ class Totals:
         if segment.stopped_by is not None:
             self.stopped[segment.stopped_by] += 1
         for stage, count in segment.matches_by_stage.items():
-            self.stages[stage] = self.stages.get(stage, 0) + count
+            if count:  # (a segment lists the three classic stages whether they ran or not)
+                self.stages[stage] = self.stages.get(stage, 0) + count
 
 
 def format_text(totals: Totals, corpus: CorpusResult, config: MeteorConfig) -> str:
@@ -90,14 +91,14 @@ def _tsv_row(values: list) -> str:
 
 
 def write_text(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     for segment in results:
         totals.add(segment)
     out.write(format_text(totals, corpus_from_stats(totals.stats, config), config))
 
 
 def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     out.write(_tsv_row(TSV_COLUMNS))
     for s in results:
         totals.add(s)
@@ -111,7 +112,7 @@ def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextI
 
 
 def write_jsonl(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     for segment in results:
         totals.add(segment)
         out.write(json_text(segment.to_dict()) + "\n")
