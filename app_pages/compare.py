@@ -361,12 +361,22 @@ def _index(key: str, options: list, default) -> int:
     return options.index(default)
 
 
-def corpus_section(loaded: Loaded) -> tuple[str, str]:
-    """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
-    names = loaded.names
+CORPUS_TABLE, SEGMENTS, EXPORTS = "cmp_corpus_table", "cmp_segments", "cmp_exports"  # fragment keys
+
+
+def _metrics_changed() -> None:
+    """BLEU, chrF and TER ticked or unticked: rerun only the views that show them (a full rerun
+    redrew every chart of the page too)."""
+    st.rerun(scope=[CORPUS_TABLE, SEGMENTS, EXPORTS])
+
+
+@st.fragment(key=CORPUS_TABLE)
+def corpus_table_section(loaded: Loaded) -> None:
+    """The corpus table, with BLEU, chrF and TER when asked, and the signatures."""
+    start_request(fragment=True)
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
-    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics",
-                persist_state="session")
+    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu's; about a second per 2,000 segments, once)",
+                key="cmp_metrics", persist_state="session", on_change=_metrics_changed)
     other = _other_metrics(loaded)
     if other.stopped is not None:
         st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
@@ -376,6 +386,13 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
     st.caption("Signatures (how to reproduce these numbers):")
     st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
+    st.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
+        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
+
+
+def corpus_section(loaded: Loaded) -> tuple[str, str]:
+    """The two systems to compare and their paired bootstrap; returns (A, B)."""
+    names = loaded.names
     c1, c2, c3, c4 = st.columns(4)
     a = c1.selectbox("System A (baseline)", names, index=_index("cmp_a", names, names[0]), key="cmp_a",
                      persist_state="session")
@@ -398,28 +415,25 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                        f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}", width="content")
         numbers.metric("p-value", number(test.p_value), width="content")
         st.caption(markdown_literal(test.summary()))
-    downloads = st.container(horizontal=True)
-    downloads.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
-        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
-    downloads.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
+    st.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
 
 
 def _open_selected():
+    """A row selected in the segment table opens in the segment view: only that fragment reruns
+    (a full rerun redrew the whole page: 0.8-2.4 s in Chromium)."""
     rows = st.session_state.segments_table.selection.rows
     if rows:
         st.session_state.cmp_segment = int(st.session_state.cmp_shown_ids[rows[0]])
-        st.session_state.cmp_opened_from_table = True
+        st.rerun(scope=SEGMENT_VIEW)
 
 
-@st.fragment
+@st.fragment(key=SEGMENTS)
 def segments_section(loaded: Loaded, a: str, b: str) -> None:
     """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
-    reruns this part only; selecting a row reruns the page so that the segment view opens it."""
+    reruns this part only; selecting a row reruns the segment view only, which opens it."""
     start_request(fragment=True)
-    if st.session_state.pop("cmp_opened_from_table", False):
-        st.rerun()  # the row selection's callback set the segment: redraw the segment view too
     st.subheader("Segments")
     f1, f2, f3 = st.columns([1, 1, 1])
     score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, (0.0, 1.0), step=0.01,
@@ -430,7 +444,7 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
     shown = _filtered(*args)
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
-               "select a row to open it.")
+               "select a row to open it below, system by system.")
     st.session_state.cmp_shown_ids = list(shown["segment"])
     other = _other_metrics(loaded)
     shown_table = research_views.with_segment_metrics(shown, other.sentence, other.names)
@@ -447,7 +461,10 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     page_state.keep(("cmp_chart_tab",))  # a fragment: the page's own keep does not run on its reruns
 
 
-@st.fragment
+SEGMENT_VIEW = "cmp_segment_view"  # the segment view fragment's key: a table row reruns it alone
+
+
+@st.fragment(key=SEGMENT_VIEW)
 def segment_view(loaded: Loaded, a: str) -> None:
     """One segment for every system against the same reference. A fragment: choosing another
     segment or reference reruns this part only."""
@@ -546,12 +563,14 @@ def buckets_section(loaded: Loaded) -> None:
     page_state.keep(("cmp_bucket_tab",))
 
 
+@st.fragment(key=EXPORTS)
 def exports_section(loaded: Loaded, a: str, b: str) -> None:
     """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked.
 
     The builders run when the browser asks for the file, outside this script run, where
     st.session_state and the caches of this session are out of reach: they only use the values
     this run hands them."""
+    start_request(fragment=True)
     st.subheader("Exports (every table carries the signatures)")
     ss = st.session_state
     report = _report(loaded)
@@ -627,6 +646,7 @@ page_state.restore(KEPT)
 config = settings()
 st.title("Compare systems")
 loaded = test_set(config)
+corpus_table_section(loaded)
 system_a, system_b = corpus_section(loaded)
 page_state.keep(KEPT)
 segments_section(loaded, system_a, system_b)
