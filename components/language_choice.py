@@ -1,0 +1,58 @@
+"""The language choice every page shares, and the notes on a configuration and its input.
+
+One widget key (``lang``) on every page, kept for the session: the language chosen on one page
+is the language of the next. The presets offered follow the language (nltk reproduces NLTK's
+English meteor_score only). The notes are meteor_core.notes', with fixes worded for the app, and
+are shown as plain text: they quote nothing of the user's, but a page never renders a sentence
+it did not write as Markdown.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from components.plain_text import markdown_literal
+from meteor_core.config import PRESET_NAMES
+from meteor_core.languages import LANGUAGES
+from meteor_core.notes import NOTE_SAMPLE, config_notes
+
+KEY = "lang"
+CODES = tuple(LANGUAGES)
+ENGLISH_ONLY = ("nltk",)  # presets that exist in English only
+NLTK_NOTE = "nltk is English only (it reproduces NLTK's meteor_score: Porter stems, WordNet synonyms)."
+HELP = ("The language of the translations: its stemmer, function words, tokenisation and the jar's "
+        "parameters for it (Meteor 1.5's 17 languages, or 'other': exact matches only). Synonyms are "
+        "English only (WordNet).")
+
+# How to act on each note, in the app's words (meteor_core.notes: the CLI's are flags).
+APP_FIXES = {"paraphrase": "choose or upload a paraphrase table in the sidebar",
+             "nfc": "tick 'Unicode NFC' in the sidebar to compose it first",
+             "language": "choose {name} ({code}) as the language in the sidebar"}
+
+
+def label(code: str) -> str:
+    """A language as the selectbox shows it: its name and code."""
+    if code == "other":
+        return "Other (other: exact matches only)"
+    return f"{LANGUAGES[code].display} ({code})"
+
+
+def choose(container=None, key: str = KEY, **kwargs) -> str:
+    """The language selectbox (in ``container``, default the sidebar); returns its code."""
+    if st.session_state.get(key) not in CODES:
+        st.session_state.pop(key, None)  # a value no longer offered: back to English
+    return (container or st.sidebar).selectbox("Language", CODES, format_func=label, key=key, help=HELP,
+                                               persist_state="session", **kwargs)
+
+
+def presets(language: str) -> tuple[str, ...]:
+    """The presets that score ``language``."""
+    return PRESET_NAMES if language == "en" else tuple(p for p in PRESET_NAMES if p not in ENGLISH_ONLY)
+
+
+def show_notes(config, texts=(), modules_chosen: bool = False, fixes: dict = APP_FIXES) -> list[str]:
+    """The notes on ``config`` and (a sample of) ``texts``, one caption each, as plain text;
+    returns them."""
+    notes = config_notes(config, list(texts)[:NOTE_SAMPLE], modules_chosen=modules_chosen, fixes=fixes)
+    for note in notes:
+        st.warning(markdown_literal(note[:1].upper() + note[1:]), icon=":material/info:")
+    return notes
