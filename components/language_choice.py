@@ -8,6 +8,8 @@ it did not write as Markdown.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 import streamlit as st
 
 from components.plain_text import markdown_literal
@@ -49,10 +51,12 @@ def presets(language: str) -> tuple[str, ...]:
     return PRESET_NAMES if language == "en" else tuple(p for p in PRESET_NAMES if p not in ENGLISH_ONLY)
 
 
-def show_notes(config, texts=(), modules_chosen: bool = False, fixes: dict = APP_FIXES) -> list[str]:
-    """The notes on ``config`` and (a sample of) ``texts``, one caption each, as plain text;
-    returns them."""
-    notes = config_notes(config, list(texts)[:NOTE_SAMPLE], modules_chosen=modules_chosen, fixes=fixes)
+def show_notes(configs, texts=(), modules_chosen: bool = False, fixes: dict = APP_FIXES) -> list[str]:
+    """The notes on each of ``configs`` (one configuration, or several: each note once) and a
+    sample of ``texts``, one alert each, as plain text; returns them."""
+    sample = list(islice(texts, NOTE_SAMPLE))
+    notes = dict.fromkeys(note for config in (configs if isinstance(configs, (list, tuple)) else [configs])
+                          for note in config_notes(config, sample, modules_chosen=modules_chosen, fixes=fixes))
     for note in notes:
         st.warning(markdown_literal(note[:1].upper() + note[1:]), icon=":material/info:")
-    return notes
+    return list(notes)
