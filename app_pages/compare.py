@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, research_views
+from components import compare_views, language_choice, research_views
 from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
@@ -37,7 +37,7 @@ from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
 from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, significance_report
-from meteor_core.config import PRESET_NAMES
+from meteor_core.notes import NOTE_SAMPLE, config_notes
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
 from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
@@ -304,11 +304,19 @@ def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_inde
 def settings() -> MeteorConfig:
     with st.sidebar:
         st.header("Settings")
-        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset", persist_state="session")
-        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session")
-    config = MeteorConfig.preset(preset)
-    if not synonyms:
-        config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
+        lang = language_choice.choose(st)
+        presets = language_choice.presets(lang)
+        if st.session_state.get("cmp_preset") not in presets:
+            st.session_state.pop("cmp_preset", None)  # nltk kept from English: the first preset that scores it
+        preset = st.selectbox("Preset", presets, key="cmp_preset", persist_state="session")
+        if lang != "en":
+            st.caption(language_choice.NLTK_NOTE)
+        english = lang == "en"
+        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session",
+                               disabled=not english, help=None if english else "Synonyms are English only (WordNet)")
+    config = MeteorConfig.preset(preset, language=lang)
+    if not synonyms and "synonym" in config.stages:
+        config = MeteorConfig.preset(preset, language=lang, stages=tuple(s for s in config.stages if s != "synonym"))
     return config
 
 
@@ -350,7 +358,19 @@ def test_set(config: MeteorConfig) -> Loaded:
         if isinstance(exc, OverBudget):
             st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
+    _notes(key, config, systems, references)
     return Loaded(systems, references, config, key, comparison, sources)
+
+
+def _notes(key: str, config: MeteorConfig, systems: dict[str, list[str]], references: list[list[str]]) -> None:
+    """The notes on the configuration and the test set (text not in NFC, in another language than
+    the one chosen, a missing paraphrase table), worked out once per test set and configuration."""
+    kept = st.session_state.get("cmp_notes")
+    if not kept or kept[0] != key:
+        half = NOTE_SAMPLE // 2  # the first system's first segments and their first references
+        sample = [*next(iter(systems.values()))[:half], *(refs[0] for refs in references[:half] if refs)]
+        kept = st.session_state.cmp_notes = (key, config_notes(config, sample, fixes=language_choice.APP_FIXES))
+    language_choice.show(kept[1])
 
 
 def _index(key: str, options: list, default) -> int:
@@ -610,9 +630,11 @@ def corpus_difference_section(loaded: Loaded) -> None:
     w1, w2, w3 = st.columns(3)
     w_system = w1.selectbox("System", names, index=_index("cmp_w_system", names, names[0]), key="cmp_w_system",
                             persist_state="session")
-    w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nltk"), key="cmp_w_a",
+    lang = loaded.config.language  # both sides score the language chosen
+    presets = list(language_choice.presets(lang))
+    w_a = w2.selectbox("Configuration A", presets, index=_index("cmp_w_a", presets, "nltk" if "nltk" in presets else "meteor2005"), key="cmp_w_a",
                        persist_state="session")
-    w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b",
+    w_b = w3.selectbox("Configuration B", presets, index=_index("cmp_w_b", presets, "meteor15"), key="cmp_w_b",
                        persist_state="session")
     w_key = (loaded.key, w_system, w_a, w_b)
     if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
@@ -621,7 +643,7 @@ def corpus_difference_section(loaded: Loaded) -> None:
         with st.spinner("Walking from A to B…"):
             try:
                 st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
-                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
+                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a, language=lang), MeteorConfig.preset(w_b, language=lang),
                     progress=request_deadline("The walk from A to B").progress(),
                     jobs=None))  # every core for large sets (see compare_systems above)
             except MISSING_RESOURCES as exc:

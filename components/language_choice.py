@@ -57,6 +57,11 @@ def show_notes(configs, texts=(), modules_chosen: bool = False, fixes: dict = AP
     sample = list(islice(texts, NOTE_SAMPLE))
     notes = dict.fromkeys(note for config in (configs if isinstance(configs, (list, tuple)) else [configs])
                           for note in config_notes(config, sample, modules_chosen=modules_chosen, fixes=fixes))
+    show(notes)
+    return list(notes)
+
+
+def show(notes) -> None:
+    """Each note as a sentence in an alert, as plain text."""
     for note in notes:
         st.warning(markdown_literal(note[:1].upper() + note[1:]), icon=":material/info:")
-    return list(notes)
