@@ -365,12 +365,9 @@ def test_set(config: MeteorConfig) -> Loaded:
 def _notes(key: str, config: MeteorConfig, systems: dict[str, list[str]], references: list[list[str]]) -> None:
     """The notes on the configuration and the test set (text not in NFC, in another language than
     the one chosen, a missing paraphrase table), worked out once per test set and configuration."""
-    kept = st.session_state.get("cmp_notes")
-    if not kept or kept[0] != key:
-        half = NOTE_SAMPLE // 2  # the first system's first segments and their first references
-        sample = [*next(iter(systems.values()))[:half], *(refs[0] for refs in references[:half] if refs)]
-        kept = st.session_state.cmp_notes = (key, config_notes(config, sample, fixes=language_choice.APP_FIXES))
-    language_choice.show(kept[1])
+    half = NOTE_SAMPLE // 2  # the first system's first segments and their first references
+    sample = [*next(iter(systems.values()))[:half], *(refs[0] for refs in references[:half] if refs)]
+    language_choice.show(config_notes(config, sample, fixes=language_choice.APP_FIXES))
 
 
 def _index(key: str, options: list, default) -> int:
@@ -381,22 +378,14 @@ def _index(key: str, options: list, default) -> int:
     return options.index(default)
 
 
-CORPUS_TABLE, SEGMENTS, EXPORTS = "cmp_corpus_table", "cmp_segments", "cmp_exports"  # fragment keys
-
-
-def _metrics_changed() -> None:
-    """BLEU, chrF and TER ticked or unticked: rerun only the views that show them (a full rerun
-    redrew every chart of the page too)."""
-    st.rerun(scope=[CORPUS_TABLE, SEGMENTS, EXPORTS])
-
-
-@st.fragment(key=CORPUS_TABLE)
 def corpus_table_section(loaded: Loaded) -> None:
-    """The corpus table, with BLEU, chrF and TER when asked, and the signatures."""
-    start_request(fragment=True)
+    """The corpus table, with BLEU, chrF and TER when asked, and the signatures. (Not a fragment:
+    ticking BLEU, chrF and TER reruns the page, whose tables and exports all show them; a rerun of
+    three fragments at once from the checkbox left Chromium with a blank page now and then, "Bad
+    delta path index".)"""
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
     st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu's; about a second per 2,000 segments, once)",
-                key="cmp_metrics", persist_state="session", on_change=_metrics_changed)
+                key="cmp_metrics", persist_state="session")
     other = _other_metrics(loaded)
     if other.stopped is not None:
         st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
@@ -449,7 +438,7 @@ def _open_selected():
         st.rerun(scope=SEGMENT_VIEW)
 
 
-@st.fragment(key=SEGMENTS)
+@st.fragment
 def segments_section(loaded: Loaded, a: str, b: str) -> None:
     """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
     reruns this part only; selecting a row reruns the segment view only, which opens it."""
@@ -583,14 +572,12 @@ def buckets_section(loaded: Loaded) -> None:
     page_state.keep(("cmp_bucket_tab",))
 
 
-@st.fragment(key=EXPORTS)
 def exports_section(loaded: Loaded, a: str, b: str) -> None:
     """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked.
 
     The builders run when the browser asks for the file, outside this script run, where
     st.session_state and the caches of this session are out of reach: they only use the values
     this run hands them."""
-    start_request(fragment=True)
     st.subheader("Exports (every table carries the signatures)")
     ss = st.session_state
     report = _report(loaded)
