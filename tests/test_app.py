@@ -333,3 +333,15 @@ def test_a_link_asking_nltk_in_german_is_told_why_it_gets_meteor15():
     at.run()
     assert at.selectbox(key="preset").value == "meteor15"
     assert any("nltk is English only" in w.value.replace("\\", "") for w in at.warning)
+
+
+@pytest.mark.parametrize("code", ["cs", "other"])
+def test_meteor2005_scores_a_language_without_a_stemmer(at, code):
+    """meteor2005 in Czech (or 'other') failed on every pair: the optimal aligner built a stemmer
+    before looking at its stages ("No stemmer for language (czech)")."""
+    at.selectbox(key="lang").set_value(code).run()
+    at.selectbox(key="preset").set_value("meteor2005").run()
+    assert not at.error and not at.exception
+    assert at.checkbox(key="stage_stem").disabled and not at.checkbox(key="stage_stem").value
+    hyp, ref = at.text_area(key="hyp").value, at.text_area(key="ref_0").value
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor2005(language=code)).score:.4f}"
