@@ -62,6 +62,7 @@ def show_notes(configs, texts=(), modules_chosen: bool = False, fixes: dict = AP
 
 
 def show(notes) -> None:
-    """Each note as a sentence in an alert, as plain text."""
+    """Each note as a sentence in an alert, as plain text (the CLI's notes end without a stop)."""
     for note in notes:
-        st.warning(markdown_literal(note[:1].upper() + note[1:]), icon=":material/info:")
+        sentence = note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")
+        st.warning(markdown_literal(sentence), icon=":material/info:")
