@@ -345,3 +345,17 @@ def test_meteor2005_scores_a_language_without_a_stemmer(at, code):
     assert at.checkbox(key="stage_stem").disabled and not at.checkbox(key="stage_stem").value
     hyp, ref = at.text_area(key="hyp").value, at.text_area(key="ref_0").value
     assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor2005(language=code)).score:.4f}"
+
+
+def test_text_not_in_nfc_is_said_and_the_toggle_composes_it(at):
+    import unicodedata
+
+    hyp, ref = (unicodedata.normalize("NFD", t) for t in ("le café est très bon", "le café était très bon"))
+    at.selectbox(key="preset").set_value("meteor15").run()
+    enter(at, hyp, ref)
+    assert any(w.value.replace("\\", "").startswith("Some text is not in Unicode NFC") and
+               "tick 'Unicode NFC' in the sidebar" in w.value.replace("\\", "") for w in at.warning)
+    at.toggle(key="normalize").set_value(True).run()
+    assert not any("Unicode NFC" in w.value for w in at.warning)
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(normalize='NFC')).score:.4f}"
+    assert at.query_params["nfc"] in ("1", ["1"])
