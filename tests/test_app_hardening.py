@@ -352,8 +352,9 @@ def test_one_budget_for_the_whole_request(monkeypatch):
     real = compare.compare_systems
 
     def slow(*args, **kwargs):
-        time.sleep(2.5)
-        return real(*args, **kwargs)
+        result = real(*args, **kwargs)  # scored first: on a loaded machine, scoring after the sleep
+        time.sleep(2.5)  # could itself run out of the 0.5 s left and stop before the steps tested here
+        return result
 
     monkeypatch.setenv("METEOR_REQUEST_SECONDS", "3")
     monkeypatch.setattr("meteor_core.analysis.compare.compare_systems", slow)  # (the page imports it each run)
@@ -371,5 +372,6 @@ def test_one_budget_for_the_whole_request(monkeypatch):
     assert "The bucket intervals stopped after 3 s" in shown
     assert seconds < 3 + 2.5, seconds  # the whole run, not one step, within the budget (and drawing the tables)
     monkeypatch.setattr("meteor_core.analysis.compare.compare_systems", real)
+    monkeypatch.setenv("METEOR_REQUEST_SECONDS", "30")  # room for the rest on a loaded machine
     at.run()  # scoring is cached: what was stopped for lack of time runs again, to the end
     assert "stopped" not in warnings(at)
