@@ -528,4 +528,5 @@ if tabs["Export"].open:
                            "text/x-tex", key="export_tikz", on_click="ignore")
         st.code(alignment_tsv(pair), language=None)
 
-st.caption(markdown_literal(f"Signature: {result.signature}"))  # it names the paraphrase table's file
+st.caption("Signature (how to reproduce this score):")
+st.code(result.signature, language=None)  # as text: copied, it is the signature, no escapes or invisible joiners

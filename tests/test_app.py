@@ -278,7 +278,8 @@ GERMAN = ("Die Katze sitzt auf der Matte und schaut aus dem Fenster.",
 
 
 def _signature(at):
-    return next(c.value for c in at.caption if c.value.startswith("Signature")).replace("\\", "").replace("\u2060", "")
+    """The signature as shown: a code block, so what a user copies is the signature itself."""
+    return "Signature: " + next(c.value for c in at.code if c.value.startswith("meteor|"))
 
 
 def test_meteor15_in_the_explorer_is_the_preset_with_the_jar_s_paraphrase_table(at):
