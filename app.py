@@ -8,9 +8,12 @@ from pathlib import Path
 
 import streamlit as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pages import meteor_core and components
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))  # pages import meteor_core and components
 
-st.set_page_config(page_title="METEOR Explorer", layout="wide")
+# The favicon is a file of the app's own: a page's Material icon would be fetched from the web,
+# which fails offline.
+st.set_page_config(page_title="METEOR Explorer", page_icon=str(ROOT / "assets" / "favicon.png"), layout="wide")
 page = st.navigation([
     st.Page("app_pages/explore.py", title="Explore a pair", icon=":material/compare_arrows:", default=True),
     st.Page("app_pages/compare.py", title="Compare systems", icon=":material/leaderboard:"),

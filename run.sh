@@ -3,7 +3,7 @@
 #   ./run.sh app    -> start the Streamlit explorer (http://localhost:8501)
 #   ./run.sh test   -> run the whole test suite (what CI runs)
 #   ./run.sh setup  -> only the setup (venv, Python packages, WordNet, the compiled accelerator,
-#                      Chromium for tests)
+#                      Java and Chromium for tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,6 +34,19 @@ setup_accel() {
   "$PY" build_accel.py
 }
 
+setup_java() {
+  # Java runs the real Meteor 1.5 jar in the tests that compare meteor15 with it (scoring never needs it).
+  if ! command -v java >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "[setup] installing Debian's Java runtime for the tests that compare with the Meteor 1.5 jar" >&2
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get install -y -qq default-jre-headless >/dev/null || { apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null; }
+    else
+      echo "[setup] java missing and cannot be installed here: the comparisons with the jar will be skipped" >&2
+    fi
+  fi
+}
+
 setup_browser() {
   # The real-browser tests drive Debian's Chromium (Playwright's own download cannot work here).
   if ! command -v chromium >/dev/null 2>&1; then
@@ -51,16 +64,17 @@ cmd=${1:-app}
 shift || true
 case "$cmd" in
   setup)
-    setup_python; setup_wordnet; setup_accel; setup_browser ;;
+    setup_python; setup_wordnet; setup_accel; setup_java; setup_browser ;;
   app)
     setup_python; setup_wordnet; setup_accel
     exec "$VENV/bin/streamlit" run app.py --server.headless true --browser.gatherUsageStats false "$@" ;;
   test)
-    setup_python; setup_wordnet; setup_accel; setup_browser
-    # As root the setup can install Chromium (and gcc is there), so a missing browser or compiled
-    # accelerator is a failure, not a skip.
+    setup_python; setup_wordnet; setup_accel; setup_java; setup_browser
+    # As root the setup can install Chromium and Java (and gcc is there), so a missing browser, Java
+    # or compiled accelerator is a failure, not a skip.
     if [ "$(id -u)" = 0 ]; then
       export METEOR_REQUIRE_BROWSER=${METEOR_REQUIRE_BROWSER:-1} METEOR_REQUIRE_ACCEL=${METEOR_REQUIRE_ACCEL:-1}
+      export METEOR_REQUIRE_JAVA=${METEOR_REQUIRE_JAVA:-1}
     fi
     exec "$PY" -m pytest "$@" ;;
   *)

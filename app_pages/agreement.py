@@ -6,8 +6,9 @@ Scoring is the slow part (TER ~3 ms a row, METEOR 1-2 ms): each metric's scores 
 the data's hash, the human column and the metric's configuration, so changing the metric list,
 the plots or the tuning never rescores what is already scored.
 
-State: every choice and the uploaded table are kept across pages (page_state; the upload by name
-and bytes, since Streamlit's uploader forgets its file when its page is left).
+State: every choice is kept across pages and while its widget is not drawn (persist_state: a
+widget drawn again shows the value the figures use, never its own default); the uploaded table
+too, by name and bytes, since Streamlit's uploader forgets its file when its page is left.
 
 Layout: one function per section, called in order at the bottom; the views are in
 components/agreement_views.py."""
@@ -21,13 +22,17 @@ import streamlit as st
 
 from app_pages import page_state
 from components import agreement_views as views
+from components import language_choice
+from components.cache_keys import digest
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
-from components.request_budget import OverBudget, request_deadline
+from components.request_budget import OverBudget, request_deadline, start_request
 from meteor_core import MeteorConfig
 from meteor_core.analysis import agreement as agree
 from meteor_core.analysis import tuning
+from meteor_core.analysis.compare import MAX_SAMPLES, MAX_SEED
 from meteor_core.analysis.judgments import SOURCE_COLUMN, TEXT_COLUMNS, judged_table, read_table
+from meteor_core.analysis.verdict import RULE
 from meteor_core.config import PRESET_NAMES
 from meteor_core.textio import MAX_FILE_BYTES, InputError
 
@@ -37,15 +42,6 @@ SOURCES = ("Bundled: WMT21 TED talks zh→en with MQM scores (3,696 rows, 14 sys
            "Upload a table (JSONL, TSV or CSV; .gz allowed)")
 BY_SEG_ID = "(lower half of the sorted seg_ids)"
 CUSTOM = "custom"
-CUSTOM_KEYS = tuple(f"agr_custom_{p}_{preset}" for preset in PRESET_NAMES for p in ("alpha", "beta", "gamma", "syn"))
-# Widgets drawn only once a table is read and scored: a run that stops before them (no table yet,
-# a bad one) leaves them out, and the browser then sends their *widget defaults* when they come
-# back (seen with Chromium: the steps box came back as 2, its minimum), so their kept values are
-# put back over what the browser sends whenever the previous run did not draw them.
-TABLE_WIDGETS = ("agr_human", "agr_split", "agr_test_measure", "agr_plot_metric", "agr_tune_preset",
-                 "agr_tune_params", "agr_tune_objective", "agr_tune_steps")
-KEPT = ("agr_source", "agr_samples", "agr_seed", "agr_metrics", "agr_heat_x", "agr_heat_y", "agr_custom_on",
-        "agr_custom_preset") + TABLE_WIDGETS + CUSTOM_KEYS
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -104,7 +100,9 @@ def _tune(table_key: tuple, metric_key: str, parameters: tuple, objective: str, 
 
 
 def _metric_key(metric) -> str:
-    return metric.signature() if isinstance(metric, MeteorConfig) else metric
+    """A metric's part of a shared cache key: the whole configuration of a METEOR (its signature
+    names a paraphrase table by file name only), the name of a sacrebleu metric."""
+    return digest(metric.to_dict()) if isinstance(metric, MeteorConfig) else metric
 
 
 def _score_all(table_key, table, metrics: dict) -> dict:
@@ -113,65 +111,75 @@ def _score_all(table_key, table, metrics: dict) -> dict:
             for k, (name, metric) in enumerate(metrics.items())}
 
 
-def _defaults() -> None:
-    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
-    values can be put back without Streamlit warning about two sources)."""
-    for key, value in (("agr_source", SOURCES[0]), ("agr_samples", agree.DEFAULT_SAMPLES),
-                       ("agr_seed", agree.DEFAULT_SEED), ("agr_metrics", list(agree.METRIC_NAMES)),
-                       ("agr_split", BY_SEG_ID), ("agr_tune_params", ["alpha", "beta", "gamma"]),
-                       ("agr_tune_objective", tuning.DEFAULT_OBJECTIVE), ("agr_tune_steps", tuning.DEFAULT_STEPS),
-                       ("agr_custom_on", False), ("agr_custom_preset", PRESET_NAMES[0])):
-        st.session_state.setdefault(key, value)
-    for preset in PRESET_NAMES:
-        base = MeteorConfig.preset(preset)
-        for p in ("alpha", "beta", "gamma"):
-            st.session_state.setdefault(f"agr_custom_{p}_{preset}", getattr(base, p))
-        st.session_state.setdefault(f"agr_custom_syn_{preset}", True)
-
-
 def _problem(message: str) -> None:
     """A warning that quotes the user's file (its name, columns, cells, system names): shown as
     typed, never read as Markdown."""
     st.warning(markdown_literal(message))
 
 
-def _restore_table_widgets() -> None:
-    """Kept values of TABLE_WIDGETS win when the last run did not draw them (see TABLE_WIDGETS)."""
-    if not st.session_state.get("_agr_table_widgets_drawn"):
-        for key in TABLE_WIDGETS:
-            if page_state.kept(key) is not None:
-                st.session_state[key] = page_state.kept(key)
-    st.session_state["_agr_table_widgets_drawn"] = False  # until this run draws them
+def _index(key: str, options, fallback) -> int:
+    """index= of a selectbox whose options depend on the data: the fallback's; a kept choice that
+    is no longer among the options is dropped (the widget then starts from the fallback)."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return list(options).index(fallback)
 
 
-def _choose(key: str, options, fallback) -> None:
-    """Before drawing a widget whose options depend on the data: a kept value that is no longer
-    among them gives way to ``fallback``."""
-    value = st.session_state.get(key)
-    if isinstance(value, list):
-        st.session_state[key] = [v for v in value if v in options]
-    elif value not in options:
-        st.session_state[key] = fallback
+def _kept_only_one(key: str, options) -> None:
+    """Before a selectbox whose options depend on the language: a kept choice no longer offered goes."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+
+
+def _kept_only(key: str, options) -> None:
+    """Before a multiselect whose options depend on the data: kept choices no longer offered go."""
+    if key in st.session_state and not set(st.session_state[key]) <= set(options):
+        st.session_state[key] = [v for v in st.session_state[key] if v in options]
+
+
+def _language() -> str:
+    return st.session_state.get(language_choice.KEY, "en")
+
+
+def _offered_metrics(lang: str) -> list[str]:
+    """The metrics that score ``lang``: the presets that take it, BLEU, chrF, TER."""
+    return [m for m in agree.METRIC_NAMES if m not in PRESET_NAMES or m in language_choice.presets(lang)]
 
 
 def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
-    """The sidebar: the metrics, bootstrap samples, seed and the user's own METEOR configuration
-    (always drawn, so that no choice is lost while the page waits for a table)."""
+    """The sidebar: the language, the metrics, bootstrap samples, seed and the user's own METEOR
+    configuration (always drawn, so that no choice is lost while the page waits for a table)."""
     with st.sidebar:
         st.header("Settings")
-        metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, key="agr_metrics")
-        samples = int(st.number_input("Bootstrap samples", 100, 10_000, step=100, key="agr_samples"))
-        seed = int(st.number_input("Seed", 0, 2**31 - 1, key="agr_seed"))
+        lang = language_choice.choose(st)
+        offered = _offered_metrics(lang)
+        _kept_only("agr_metrics", offered)
+        metric_names = st.multiselect("Metrics", offered, offered, key="agr_metrics",
+                                      persist_state="session", format_func=views.metric_label)
+        if lang != "en":
+            st.caption(f"The METEORs score {language_choice.label(lang)}. {language_choice.NLTK_NOTE}")
+        samples = int(st.number_input("Bootstrap samples", 100, MAX_SAMPLES, agree.DEFAULT_SAMPLES, step=100,
+                                      key="agr_samples", persist_state="session"))
+        seed = int(st.number_input("Seed", 0, MAX_SEED, agree.DEFAULT_SEED, key="agr_seed", persist_state="session"))
         with st.expander("Your own METEOR configuration"):
-            on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on")
-            preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset")
-            alpha = st.slider("α", 0.0, 1.0, step=0.05, key=f"agr_custom_alpha_{preset}")
-            beta = st.slider("β", 0.0, 6.0, step=0.05, key=f"agr_custom_beta_{preset}")
-            gamma = st.slider("γ", 0.0, 1.0, step=0.05, key=f"agr_custom_gamma_{preset}")
-            synonyms = st.checkbox("synonym stage", key=f"agr_custom_syn_{preset}")
+            on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on", persist_state="session")
+            presets = language_choice.presets(lang)
+            _kept_only_one("agr_custom_preset", presets)
+            preset = st.selectbox("Starting from", presets, key="agr_custom_preset", persist_state="session")
+            base = MeteorConfig.preset(preset, language=lang)  # each preset's sliders start from its own values
+            suffix = "" if lang == "en" else f"_{lang}"  # and per language: its parameters differ
+            alpha = st.slider("α", 0.0, 1.0, base.alpha, step=0.05, key=f"agr_custom_alpha_{preset}{suffix}",
+                              persist_state="session")
+            beta = st.slider("β", 0.0, 6.0, base.beta, step=0.05, key=f"agr_custom_beta_{preset}{suffix}",
+                             persist_state="session")
+            gamma = st.slider("γ", 0.0, 1.0, base.gamma, step=0.05, key=f"agr_custom_gamma_{preset}{suffix}",
+                              persist_state="session")
+            english = lang == "en"
+            synonyms = st.checkbox("synonym stage", english, key=f"agr_custom_syn_{preset}{suffix}",
+                                   persist_state="session", disabled=not english,
+                                   help=None if english else "Synonyms are English only (WordNet)")
     if not on:
         return metric_names, samples, seed, None
-    base = MeteorConfig.preset(preset)
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     return metric_names, samples, seed, replace(base, alpha=alpha, beta=beta, gamma=gamma, stages=stages, name=CUSTOM)
 
@@ -201,7 +209,7 @@ def _uploaded_table() -> tuple[bytes, str] | None:
 def test_set():
     """The judgments chosen (bundled or uploaded) with their human and split columns; stops the
     page with a message when something is missing or wrong."""
-    source = st.radio("Judgments", SOURCES, key="agr_source")
+    source = st.radio("Judgments", SOURCES, key="agr_source", persist_state="session")
     if source == SOURCES[0]:
         data, name = BUNDLED.read_bytes(), BUNDLED.name
     else:
@@ -221,12 +229,12 @@ def test_set():
             raise InputError(f"{name}: no numeric column to use as the human score (besides "
                              f"{', '.join(TEXT_COLUMNS)}). Columns found: {', '.join(raw.header)}")
         c1, c2 = st.columns(2)
-        _choose("agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0]))
-        human = c1.selectbox("Human score column", numeric, key="agr_human")
+        human = c1.selectbox("Human score column", numeric, key="agr_human", persist_state="session", index=_index(
+            "agr_human", numeric, next((c for c in ("human", "mqm") if c in numeric), numeric[0])))
         split_choices = [BY_SEG_ID] + [c for c in raw.header if c not in TEXT_COLUMNS + (SOURCE_COLUMN, human)
                                        and c not in numeric]
-        _choose("agr_split", split_choices, BY_SEG_ID)
-        split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split")
+        split = c2.selectbox("Training split (for tuning)", split_choices, key="agr_split", persist_state="session",
+                             index=_index("agr_split", split_choices, BY_SEG_ID))
         table = _judged(data_hash, raw, human, None if split == BY_SEG_ID else split)
     except InputError as exc:
         _problem(str(exc))
@@ -248,6 +256,21 @@ def _number_columns(frame) -> dict:
     return {c: st.column_config.NumberColumn(format="%.4f") for c in frame.columns if frame[c].dtype.kind == "f"}
 
 
+def wait_for_the_ask(metrics: dict, samples: int) -> None:
+    """The bundled set is scored when asked, not on opening the page: the page is usable at once
+    (to upload one's own table instead, or to choose the metrics first), and scoring 3,696 rows
+    with every metric and bootstrapping them takes seconds. An upload is the ask itself; once
+    asked, the bundled set is rescored whenever a choice changes, as an upload is."""
+    if st.session_state.agr_source != SOURCES[0] or st.session_state.get("agr_bundled_asked"):
+        return
+    st.info(f"Scoring the bundled set's 3,696 rows with {len(metrics)} metric(s) and {samples:,} bootstrap samples "
+            "takes a few seconds the first time (then the scores are kept while the server runs).")
+    if st.button("Score the bundled set", key="agr_bundled_go", type="primary"):
+        st.session_state.agr_bundled_asked = True
+        return
+    st.stop()
+
+
 def figures_section(report, samples: int, seed: int) -> None:
     st.subheader(f"{report.systems} systems, {report.segments:,} segments, {report.rows:,} rows")
     for note in report.notes:  # they name columns and systems
@@ -261,20 +284,26 @@ def figures_section(report, samples: int, seed: int) -> None:
     st.dataframe(segment_table, hide_index=True, key="agr_segment_table", column_config=_number_columns(segment_table))
     st.caption(f"95% intervals: {samples:,} bootstrap samples of the seg_ids (seed {seed}); every row of a drawn "
                "segment comes along.")
+    st.caption("Signatures (how to reproduce these numbers):")
+    st.code("\n".join(f"{views.metric_label(name)}: {m.signature}" for name, m in report.metrics.items()), language=None)
     with st.expander("Highest on each figure"):
         for line in views.best_summary(report):
             st.text(line)
     if len(report.metrics) >= 2:
         st.markdown("**Does one metric agree significantly better than another?** (paired bootstrap over segments)")
-        measure = st.selectbox("Figure", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_test_measure")
+        measure = st.selectbox("Figure", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_test_measure",
+                               persist_state="session")
         paired = views.paired_table(report, measure)
         st.dataframe(paired, hide_index=True, key="agr_paired", column_config=_number_columns(paired))
+        st.caption(f"A verdict names a metric only when {RULE}: with many pairs on one figure, a raw p below 0.05 "
+                   "comes up by chance, so read the Holm column.")
 
 
 def plots_section(report, table, scored: dict, human: str) -> None:
     st.subheader("Plots")
-    _choose("agr_plot_metric", list(report.metrics), next(iter(report.metrics)))
-    shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric")
+    shown = st.selectbox("Metric", list(report.metrics), key="agr_plot_metric", persist_state="session",
+                         format_func=views.metric_label,
+                         index=_index("agr_plot_metric", list(report.metrics), next(iter(report.metrics))))
     tab_system, tab_segment, tab_table = st.tabs(["System level", "Segment level", "Systems table"])
     tab_system.plotly_chart(views.system_scatter(report, shown, human), key="agr_scatter")
     tab_segment.plotly_chart(views.segment_density(table.human, scored[shown].segment, shown, human), key="agr_density")
@@ -286,15 +315,18 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
     st.caption("Aligns once, then rescores a grid of α, β, γ (δ for meteor15) from the statistics; the best point "
                "on the training rows is then scored on the held-out rows beside the defaults.")
     t1, t2, t3, t4 = st.columns(4)
-    presets = list(PRESET_NAMES) + ([CUSTOM] if custom is not None else [])
-    _choose("agr_tune_preset", presets, PRESET_NAMES[0])
-    tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset")
-    tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset)
+    presets = list(language_choice.presets(_language())) + ([CUSTOM] if custom is not None else [])
+    tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset", persist_state="session",
+                               index=_index("agr_tune_preset", presets, PRESET_NAMES[0]))
+    tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset, language=_language())
     tunable = ["alpha", "beta", "gamma"] + (["delta"] if tune_config.scoring == "meteor1x" else [])
-    _choose("agr_tune_params", tunable, [])
-    parameters = t2.multiselect("Parameters", tunable, key="agr_tune_params", format_func=views.GREEK.get)
-    objective = t3.selectbox("Objective", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_tune_objective")
-    steps = int(t4.number_input("Values per parameter", 2, 41, key="agr_tune_steps"))
+    _kept_only("agr_tune_params", tunable)
+    parameters = t2.multiselect("Parameters", tunable, ["alpha", "beta", "gamma"], key="agr_tune_params",
+                                persist_state="session", format_func=views.GREEK.get)
+    objective = t3.selectbox("Objective", agree.MEASURES, format_func=views.MEASURE_NAMES.get, key="agr_tune_objective",
+                             persist_state="session", index=agree.MEASURES.index(tuning.DEFAULT_OBJECTIVE))
+    steps = int(t4.number_input("Values per parameter", 2, tuning.MAX_STEPS, tuning.DEFAULT_STEPS, key="agr_tune_steps",
+                                persist_state="session"))
     tune_key = (table_key, _metric_key(tune_config), tuple(parameters), objective, steps, samples, seed)
     if st.button("Tune", key="agr_tune_go", disabled=not parameters):
         scores = scored.get(tune_preset) or _score_all(table_key, table, {tune_preset: tune_config})[tune_preset]
@@ -313,6 +345,8 @@ def tuning_result(result) -> None:
             f"({result.train_segments} training / {result.heldout_segments} held-out segments).")
     result_table = views.tuning_table(result)
     st.dataframe(result_table, hide_index=True, key="agr_tune_table", column_config=_number_columns(result_table))
+    for note in views.edge_notes(result):
+        st.warning(note)
     test = result.heldout_test
     if test is not None and test.p_value == test.p_value:
         st.text(f"Held out, best − default = {test.delta:+.4f} (95% CI {test.ci_low:+.4f} … {test.ci_high:+.4f}), "
@@ -321,21 +355,20 @@ def tuning_result(result) -> None:
         st.plotly_chart(views.tuning_line(result, result.parameters[0]), key="agr_tune_line")
         return
     h1, h2 = st.columns(2)
-    _choose("agr_heat_x", result.parameters, result.parameters[0])
-    x = h1.selectbox("Heatmap x", result.parameters, format_func=views.GREEK.get, key="agr_heat_x")
+    x = h1.selectbox("Heatmap x", result.parameters, format_func=views.GREEK.get, key="agr_heat_x",
+                     index=_index("agr_heat_x", result.parameters, result.parameters[0]),
+                     persist_state="session")
     y_choices = [p for p in result.parameters if p != x]
-    _choose("agr_heat_y", y_choices, y_choices[0])
-    y = h2.selectbox("Heatmap y", y_choices, format_func=views.GREEK.get, key="agr_heat_y")
+    y = h2.selectbox("Heatmap y", y_choices, format_func=views.GREEK.get, key="agr_heat_y", persist_state="session",
+                     index=_index("agr_heat_y", y_choices, y_choices[0]))
     st.plotly_chart(views.tuning_heatmap(result, x, y), key="agr_heatmap")
 
 
 # --- the page ----------------------------------------------------------------------------------
 
+start_request()
 if page_state.entered(PAGE):
     st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
-page_state.restore(KEPT)
-_restore_table_widgets()
-_defaults()
 st.title("Agreement with people")
 st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
            "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "
@@ -343,14 +376,19 @@ st.caption("Which metric ranks systems and sentences the way human judges do? Fo
            "better everywhere.")
 metric_names, samples, seed, custom = settings()
 table, table_key = test_set()
-page_state.keep(KEPT)
-metrics = {n: n for n in metric_names} | ({CUSTOM: custom} if custom is not None else {})
+# the METEOR presets in the language chosen (a configuration: its cache key names the language)
+metrics = ({n: MeteorConfig.preset(n, language=_language()) if n in PRESET_NAMES else n for n in metric_names}
+           | ({CUSTOM: custom} if custom is not None else {}))
 if not metrics:
     st.info("Choose at least one metric.")
     st.stop()
+meteors = [m for m in metrics.values() if isinstance(m, MeteorConfig)]
+if meteors:  # the notes on the texts (another language, not NFC, no paraphrase table): about METEOR only
+    language_choice.show_notes(meteors, (t for pair in zip(table.hypotheses, table.references) for t in (pair[0], *pair[1])))
+wait_for_the_ask(metrics, samples)
 scored = score_metrics(table, table_key, metrics)
 try:
-    report = _agreement(table_key, tuple(_metric_key(m) for m in metrics.values()), samples, seed, table,
+    report = _agreement(table_key, tuple((name, _metric_key(m)) for name, m in metrics.items()), samples, seed, table,
                         list(scored.values()))
 except OverBudget as exc:
     _problem(f"{exc}. Take fewer bootstrap samples, or run the command line's agree.")
@@ -358,5 +396,3 @@ except OverBudget as exc:
 figures_section(report, samples, seed)
 plots_section(report, table, scored, table_key[1])
 tuning_section(table, table_key, scored, custom, samples, seed)
-st.session_state["_agr_table_widgets_drawn"] = True
-page_state.keep(KEPT)

@@ -11,12 +11,14 @@ drawn from it is cached by the comparison's key, so a filter or a selection neve
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only.
 
-State: every choice and the uploaded files are kept across pages (page_state; uploads by name and
-bytes, since Streamlit's uploader forgets its files when its page is left).
+State: every choice is kept across pages and while its widget is not drawn (persist_state: a
+widget drawn again shows the value the results use, never its own default), the open tabs and the
+uploaded files too (page_state; uploads by name and bytes, since Streamlit's uploader forgets its
+files when its page is left). Starting values are the widgets' own defaults (value=, index=), so
+that the first screen never shows a placeholder value before the real one.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,17 +26,18 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, research_views
+from components import compare_views, language_choice, research_views
+from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import label_literal, markdown_literal
-from components.request_budget import OverBudget, request_deadline
+from components.request_budget import OverBudget, request_deadline, start_request
 from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
 from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, significance_report
-from meteor_core.config import PRESET_NAMES
+from meteor_core.notes import NOTE_SAMPLE, config_notes
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
 from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
@@ -48,9 +51,7 @@ LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGM
           "name (.txt, .en, .de, .hyp, .ref, …); every file must have the same number of lines.")
 MAX_MIB = MAX_FILE_BYTES // 2**20
 UPLOADERS = ("cmp_refs", "cmp_systems", "cmp_table", "cmp_source_file")
-KEPT = ("cmp_preset", "cmp_synonyms", "cmp_source", "cmp_a", "cmp_b", "cmp_samples", "cmp_seed", "cmp_score_range",
-        "cmp_diff_range", "cmp_query", "cmp_segment", "cmp_chart_tab", "cmp_w_system", "cmp_w_a", "cmp_w_b",
-        "cmp_metrics", "cmp_sig_test", "cmp_baseline", "cmp_trials", "cmp_bucket_tab")
+KEPT = ("cmp_chart_tab", "cmp_bucket_tab")  # tabs: widgets keep their values themselves (persist_state)
 TEST_LABELS = {"bootstrap": "paired bootstrap", "ar": "approximate randomization", "both": "both"}
 
 
@@ -129,21 +130,19 @@ def _load_table(table_files):
     return test_set.systems, test_set.references, test_set.sources
 
 
-def _key(systems, references, config) -> str:
-    h = hashlib.sha256(config.signature().encode())
-    for name, lines in systems.items():
-        h.update(name.encode() + b"\0" + "\n".join(lines).encode() + b"\1")
-    h.update("\n".join("\t".join(r) for r in references).encode())
-    return h.hexdigest()
+def _key(systems, references, sources, config) -> str:
+    """What keys every cache of a comparison, the shared ones included: a digest of all that
+    makes its values (system names and outputs, references, sources, the whole configuration)."""
+    return digest(systems, references, sources, config.to_dict())
 
 
-def _compare(systems, references, config):
+def _compare(systems, references, sources, config):
     """Score once per (data, configuration); later reruns (filters, selection) reuse it.
     Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
     runs over the request's time budget stops with OverBudget, which is kept like a result, so
     that the reruns a filter causes do not start it again."""
     cache = st.session_state.setdefault("comparisons", {})
-    key = _key(systems, references, config)
+    key = _key(systems, references, sources, config)
     if key not in cache:
         bar = st.progress(0.0, text="Scoring…")
 
@@ -156,6 +155,9 @@ def _compare(systems, references, config):
                                          progress=request_deadline("Scoring").progress(progress),
                                          jobs=None)  # every core; small sets (the demo) stay in this process
         except OverBudget as exc:
+            bar.empty()
+            if exc.retry:  # reading the files took the budget: scoring starts afresh next time
+                raise
             cache[key] = exc
         bar.empty()
     if isinstance(cache[key], OverBudget):
@@ -164,7 +166,19 @@ def _compare(systems, references, config):
 
 
 # Everything drawn from a comparison is cached by its key (the comparison itself is not hashed:
-# the leading underscore tells Streamlit to skip it).
+# the leading underscore tells Streamlit to skip it). Work stopped by the request's budget is
+# cached as its result (a rerun does not start it again) unless earlier work of the request had
+# taken the budget (OverBudget.retry): then it starts afresh at the next run, with the earlier work
+# cached. The sections call these through _or_stopped, which turns that stop into a result too.
+
+
+def _or_stopped(function, *args):
+    """``function(*args)``, or the OverBudget that stopped it in this run (not cached)."""
+    try:
+        return function(*args)
+    except OverBudget as exc:
+        return exc
+
 
 @st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
 def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
@@ -172,6 +186,8 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
     try:
         return paired_bootstrap(_comparison, a, b, samples, seed, check=request_deadline("The bootstrap").check)
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -189,6 +205,8 @@ def _significance(_comparison, key: str, baseline: str, test: str, samples: int,
         return significance_report(_comparison, baseline, test, samples, trials, seed,
                                    check=request_deadline("The significance tests").check)
     except (OverBudget, ValueError) as exc:
+        if getattr(exc, "retry", False):
+            raise
         return exc
 
 
@@ -201,6 +219,8 @@ def _buckets(_comparison, key: str, samples: int, seed: int):
         return (length_buckets(_comparison, samples=samples, seed=seed, check=check),
                 frequency_buckets(_comparison, samples=samples, seed=seed, check=check))
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -212,6 +232,8 @@ def _sacrebleu(_loaded: Loaded, key: str):
         return score_systems(_loaded.systems, _loaded.references, METRICS,
                              check=request_deadline("BLEU, chrF and TER").check)
     except OverBudget as exc:
+        if exc.retry:
+            raise
         return exc
 
 
@@ -245,7 +267,7 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     if not st.session_state.get("cmp_metrics"):
         return OtherMetrics({}, {}, signatures, {})
     from meteor_core.analysis.sacrebleu_metrics import NAMES
-    scores = _sacrebleu(loaded, loaded.key)
+    scores = _or_stopped(_sacrebleu, loaded, loaded.key)
     if isinstance(scores, OverBudget):
         return OtherMetrics({}, {}, signatures, {}, stopped=scores)
     corpus, sentence, metric_signatures = scores
@@ -282,17 +304,25 @@ def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_inde
 def settings() -> MeteorConfig:
     with st.sidebar:
         st.header("Settings")
-        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset")
-        synonyms = st.checkbox("Synonym stage (WordNet)", key="cmp_synonyms")
-    config = MeteorConfig.preset(preset)
-    if not synonyms:
-        config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
+        lang = language_choice.choose(st)
+        presets = language_choice.presets(lang)
+        if st.session_state.get("cmp_preset") not in presets:
+            st.session_state.pop("cmp_preset", None)  # nltk kept from English: the first preset that scores it
+        preset = st.selectbox("Preset", presets, key="cmp_preset", persist_state="session")
+        if lang != "en":
+            st.caption(language_choice.NLTK_NOTE)
+        english = lang == "en"
+        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session",
+                               disabled=not english, help=None if english else "Synonyms are English only (WordNet)")
+    config = MeteorConfig.preset(preset, language=lang)
+    if not synonyms and "synonym" in config.stages:
+        config = MeteorConfig.preset(preset, language=lang, stages=tuple(s for s in config.stages if s != "synonym"))
     return config
 
 
 def test_set(config: MeteorConfig) -> Loaded:
     """The chosen test set, scored (stops the page with a message when it cannot be)."""
-    source = st.radio("Test set", SOURCES, key="cmp_source")
+    source = st.radio("Test set", SOURCES, key="cmp_source", persist_state="session")
     try:
         sources = None
         if source == SOURCES[0]:
@@ -319,7 +349,7 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.warning(markdown_literal(str(exc)))  # messages quote file and column names
         st.stop()
     try:
-        key, comparison = _compare(systems, references, config)
+        key, comparison = _compare(systems, references, sources, config)
     except MISSING_RESOURCES as exc:
         show_missing(exc, "compare")
         st.stop()
@@ -328,20 +358,34 @@ def test_set(config: MeteorConfig) -> Loaded:
         if isinstance(exc, OverBudget):
             st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
+    _notes(key, config, systems, references)
     return Loaded(systems, references, config, key, comparison, sources)
 
 
-def _valid_choice(key: str, options: list, default) -> None:
-    """A kept choice that the current data does not offer (another test set) goes back to the default."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
+def _notes(key: str, config: MeteorConfig, systems: dict[str, list[str]], references: list[list[str]]) -> None:
+    """The notes on the configuration and the test set (text not in NFC, in another language than
+    the one chosen, a missing paraphrase table), worked out once per test set and configuration."""
+    half = NOTE_SAMPLE // 2  # the first system's first segments and their first references
+    sample = [*next(iter(systems.values()))[:half], *(refs[0] for refs in references[:half] if refs)]
+    language_choice.show(config_notes(config, sample, fixes=language_choice.APP_FIXES))
 
 
-def corpus_section(loaded: Loaded) -> tuple[str, str]:
-    """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
-    names = loaded.names
+def _index(key: str, options: list, default) -> int:
+    """The index= of a selectbox whose options depend on the data: the default's, and a kept
+    choice that the current data does not offer (another test set) is dropped for it."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return options.index(default)
+
+
+def corpus_table_section(loaded: Loaded) -> None:
+    """The corpus table, with BLEU, chrF and TER when asked, and the signatures. (Not a fragment:
+    ticking BLEU, chrF and TER reruns the page, whose tables and exports all show them; a rerun of
+    three fragments at once from the checkbox left Chromium with a blank page now and then, "Bad
+    delta path index".)"""
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
-    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics")
+    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu's; about a second per 2,000 segments, once)",
+                key="cmp_metrics", persist_state="session")
     other = _other_metrics(loaded)
     if other.stopped is not None:
         st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
@@ -351,56 +395,65 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
     st.caption("Signatures (how to reproduce these numbers):")
     st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
-    _valid_choice("cmp_a", names, names[0])
-    _valid_choice("cmp_b", names, names[1] if len(names) > 1 else names[0])
+    st.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
+        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
+
+
+def corpus_section(loaded: Loaded) -> tuple[str, str]:
+    """The two systems to compare and their paired bootstrap; returns (A, B)."""
+    names = loaded.names
     c1, c2, c3, c4 = st.columns(4)
-    a = c1.selectbox("System A (baseline)", names, key="cmp_a")
-    b = c2.selectbox("System B", names, key="cmp_b")
-    samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, step=100, key="cmp_samples")
-    seed = c4.number_input("Seed", 0, MAX_SEED, key="cmp_seed")
-    test = _bootstrap(loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
+    a = c1.selectbox("System A (baseline)", names, index=_index("cmp_a", names, names[0]), key="cmp_a",
+                     persist_state="session")
+    b = c2.selectbox("System B", names, index=_index("cmp_b", names, names[min(1, len(names) - 1)]), key="cmp_b",
+                     persist_state="session")
+    samples = c3.number_input("Bootstrap samples", 100, MAX_SAMPLES, DEFAULT_SAMPLES, step=100, key="cmp_samples",
+                              persist_state="session")
+    seed = c4.number_input("Seed", 0, MAX_SEED, DEFAULT_SEED, key="cmp_seed", persist_state="session")
+    test = _or_stopped(_bootstrap, loaded.comparison, loaded.key, a, b, int(samples), int(seed)) if a != b else None
     if isinstance(test, OverBudget):
         st.warning(markdown_literal(f"{test}. Take fewer samples, or run the command line's compare."))
         test = None
     elif test is None:
         st.caption("Pick two different systems for the significance test.")
     else:
-        m1, m2, m3 = st.columns(3)
-        m1.metric(label_literal(f"{b} − {a}"), number(test.delta, signed=True))
-        m2.metric("95% confidence interval", f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}")
-        m3.metric("p-value", number(test.p_value))
+        # a horizontal container, not columns: the numbers wrap on a narrow page instead of being cut
+        numbers = st.container(horizontal=True, gap="large")
+        numbers.metric(label_literal(f"{b} − {a}"), number(test.delta, signed=True), width="content")
+        numbers.metric("95% confidence interval",
+                       f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}", width="content")
+        numbers.metric("p-value", number(test.p_value), width="content")
         st.caption(markdown_literal(test.summary()))
-    d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
-        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
-    d2.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
+    st.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
 
 
 def _open_selected():
+    """A row selected in the segment table opens in the segment view: only that fragment reruns
+    (a full rerun redrew the whole page: 0.8-2.4 s in Chromium)."""
     rows = st.session_state.segments_table.selection.rows
     if rows:
         st.session_state.cmp_segment = int(st.session_state.cmp_shown_ids[rows[0]])
-        st.session_state.cmp_opened_from_table = True
+        st.rerun(scope=SEGMENT_VIEW)
 
 
 @st.fragment
 def segments_section(loaded: Loaded, a: str, b: str) -> None:
     """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
-    reruns this part only; selecting a row reruns the page so that the segment view opens it."""
-    if st.session_state.pop("cmp_opened_from_table", False):
-        st.rerun()  # the row selection's callback set the segment: redraw the segment view too
+    reruns this part only; selecting a row reruns the segment view only, which opens it."""
+    start_request(fragment=True)
     st.subheader("Segments")
     f1, f2, f3 = st.columns([1, 1, 1])
-    score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, step=0.01, key="cmp_score_range")
-    diff_range = f2.slider(label_literal(f"{b} − {a} between"), -1.0, 1.0, step=0.01, key="cmp_diff_range")
-    query = f3.text_input("Search words (reference or outputs)", key="cmp_query")
-    page_state.keep(("cmp_score_range", "cmp_diff_range", "cmp_query", "cmp_chart_tab"))
+    score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, (0.0, 1.0), step=0.01,
+                            key="cmp_score_range", persist_state="session")
+    diff_range = f2.slider(label_literal(f"{b} − {a} between"), -1.0, 1.0, (-1.0, 1.0), step=0.01,
+                           key="cmp_diff_range", persist_state="session")
+    query = f3.text_input("Search words (reference or outputs)", key="cmp_query", persist_state="session")
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
     shown = _filtered(*args)
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
-               "select a row to open it.")
+               "select a row to open it below, system by system.")
     st.session_state.cmp_shown_ids = list(shown["segment"])
     other = _other_metrics(loaded)
     shown_table = research_views.with_segment_metrics(shown, other.sentence, other.names)
@@ -414,24 +467,29 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     for tab, chart in zip(tabs, CHARTS):
         if tab.open:
             tab.plotly_chart(_chart(*args, chart), key=f"cmp_chart_{chart}")
+    page_state.keep(("cmp_chart_tab",))  # a fragment: the page's own keep does not run on its reruns
 
 
-@st.fragment
+SEGMENT_VIEW = "cmp_segment_view"  # the segment view fragment's key: a table row reruns it alone
+
+
+@st.fragment(key=SEGMENT_VIEW)
 def segment_view(loaded: Loaded, a: str) -> None:
     """One segment for every system against the same reference. A fragment: choosing another
     segment or reference reruns this part only."""
+    start_request(fragment=True)
     st.subheader("One segment, system by system")
     n = loaded.comparison.n_segments
     if not 1 <= st.session_state.get("cmp_segment", 1) <= n:
         st.session_state.cmp_segment = 1
-    segment = st.number_input("Segment", 1, n, key="cmp_segment")
-    page_state.keep(("cmp_segment",))
+    segment = st.number_input("Segment", 1, n, key="cmp_segment", persist_state="session")
     k = int(segment) - 1
     n_refs = len(loaded.references[k])
     best_of_a = loaded.comparison.results[a].segments[k].best_reference
     ref_index = 0
     if n_refs > 1:
         ref_index = st.selectbox("Reference", range(n_refs), index=best_of_a, key=f"cmp_ref_{n_refs}",
+                                 persist_state="session",
                                  format_func=lambda r: f"Reference {r + 1}" + (f" (best for {a})" if r == best_of_a else ""))
     if loaded.sources is not None:
         st.text(f"Source: {loaded.sources[k]}")
@@ -446,27 +504,29 @@ def segment_view(loaded: Loaded, a: str) -> None:
                        f"{pair.chunks} chunks")
             st.text(loaded.systems[name][k])
     for i, name in enumerate(pairs):  # full width, one above the other: long sentences stay readable
-        st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="content")
+        st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="stretch")
 
 
 def _report(loaded: Loaded):
     """The significance report for the current choices (cached: the exports reuse it)."""
     ss = st.session_state
-    return _significance(loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test, int(ss.cmp_samples),
-                         int(ss.cmp_trials), int(ss.cmp_seed))
+    return _or_stopped(_significance, loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test,
+                       int(ss.cmp_samples), int(ss.cmp_trials), int(ss.cmp_seed))
 
 
 @st.fragment
 def significance_section(loaded: Loaded) -> None:
     """Every system against a baseline and every pair: table, heatmap, the multiple-comparisons
     note. A fragment: another test or baseline reruns this part only."""
+    start_request(fragment=True)
     st.subheader("Significance: every system against a baseline, and every pair")
-    _valid_choice("cmp_baseline", loaded.names, loaded.names[0])
     g1, g2, g3 = st.columns(3)
-    g1.selectbox("Test", TESTS, key="cmp_sig_test", format_func=TEST_LABELS.get)
-    g2.selectbox("Baseline", loaded.names, key="cmp_baseline")
-    g3.number_input("Randomization trials", 1_000, MAX_TRIALS, step=1_000, key="cmp_trials")
-    page_state.keep(("cmp_sig_test", "cmp_baseline", "cmp_trials"))
+    g1.selectbox("Test", TESTS, index=TESTS.index("both"), key="cmp_sig_test", persist_state="session",
+                 format_func=TEST_LABELS.get)
+    g2.selectbox("Baseline", loaded.names, index=_index("cmp_baseline", loaded.names, loaded.names[0]),
+                 key="cmp_baseline", persist_state="session")
+    g3.number_input("Randomization trials", 1_000, MAX_TRIALS, DEFAULT_TRIALS, step=1_000, key="cmp_trials",
+                    persist_state="session")
     report = _report(loaded)
     if isinstance(report, Exception):  # over the time budget, or too many trials for this test set
         st.warning(markdown_literal(str(report)))
@@ -488,9 +548,10 @@ FOUR_DECIMALS = {c: st.column_config.NumberColumn(format="%.4f")
 @st.fragment
 def buckets_section(loaded: Loaded) -> None:
     """METEOR by reference length and by word frequency, bars with 95% intervals (lazy tabs)."""
+    start_request(fragment=True)
     st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
-    buckets = _buckets(loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
-                       int(st.session_state.cmp_seed))
+    buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
+                          int(st.session_state.cmp_seed))
     if isinstance(buckets, OverBudget):
         st.warning(markdown_literal(str(buckets)))
         return
@@ -512,34 +573,39 @@ def buckets_section(loaded: Loaded) -> None:
 
 
 def exports_section(loaded: Loaded, a: str, b: str) -> None:
-    """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked."""
+    """The corpus table as LaTeX and every table as one xlsx workbook, built when clicked.
+
+    The builders run when the browser asks for the file, outside this script run, where
+    st.session_state and the caches of this session are out of reach: they only use the values
+    this run hands them."""
     st.subheader("Exports (every table carries the signatures)")
     ss = st.session_state
-    stopped = [r for r in (_report(loaded), _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples),
-                                                     int(ss.cmp_seed))) if isinstance(r, Exception)]
-    if stopped:
+    report = _report(loaded)
+    buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+    if isinstance(report, Exception) or isinstance(buckets, Exception):
         st.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
                    "(see above).")
         return
     other = _other_metrics(loaded)
     corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
+    segments = research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b), other.sentence,
+                                                   other.names)
+    settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
+                "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
+    signatures, metric_names = dict(other.signatures), tuple(other.names)
 
     def workbook() -> bytes:
-        report = _report(loaded)
-        by_length, by_frequency = _buckets(loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
+        by_length, by_frequency = buckets
         tables = {"corpus": corpus, "significance": research_views.pairwise_table(report),
                   "buckets by length": pd.DataFrame(by_length), "buckets by frequency": pd.DataFrame(by_frequency),
-                  "segments": research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b),
-                                                                  other.sentence, other.names)}
-        settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
-                    "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
-        return research_views.xlsx_tables(tables, other.signatures, settings)
+                  "segments": segments}
+        return research_views.xlsx_tables(tables, signatures, settings)
 
-    d1, d2 = st.columns(2)
-    d1.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
-        corpus, _report(loaded), other.signatures, tuple(other.names)), "corpus.tex", "text/x-tex",
-        key="dl_corpus_latex", on_click="ignore")
-    d2.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
+    downloads = st.container(horizontal=True)
+    downloads.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
+        corpus, report, signatures, metric_names), "corpus.tex", "text/x-tex", key="dl_corpus_latex",
+        on_click="ignore")
+    downloads.download_button("Every table (xlsx)", workbook, "meteor-compare.xlsx",
                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key="dl_xlsx",
                        on_click="ignore")
 
@@ -548,11 +614,15 @@ def corpus_difference_section(loaded: Loaded) -> None:
     """The corpus score of one system under two configurations, factor by factor (on demand)."""
     st.subheader("Why would another METEOR give this system a different corpus score?")
     names = loaded.names
-    _valid_choice("cmp_w_system", names, names[0])
     w1, w2, w3 = st.columns(3)
-    w_system = w1.selectbox("System", names, key="cmp_w_system")
-    w_a = w2.selectbox("Configuration A", PRESET_NAMES, key="cmp_w_a")
-    w_b = w3.selectbox("Configuration B", PRESET_NAMES, key="cmp_w_b")
+    w_system = w1.selectbox("System", names, index=_index("cmp_w_system", names, names[0]), key="cmp_w_system",
+                            persist_state="session")
+    lang = loaded.config.language  # both sides score the language chosen
+    presets = list(language_choice.presets(lang))
+    w_a = w2.selectbox("Configuration A", presets, index=_index("cmp_w_a", presets, "nltk" if "nltk" in presets else "meteor2005"), key="cmp_w_a",
+                       persist_state="session")
+    w_b = w3.selectbox("Configuration B", presets, index=_index("cmp_w_b", presets, "meteor15"), key="cmp_w_b",
+                       persist_state="session")
     w_key = (loaded.key, w_system, w_a, w_b)
     if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
         from meteor_core.analysis.difference import explain_corpus_difference
@@ -560,7 +630,7 @@ def corpus_difference_section(loaded: Loaded) -> None:
         with st.spinner("Walking from A to B…"):
             try:
                 st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
-                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
+                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a, language=lang), MeteorConfig.preset(w_b, language=lang),
                     progress=request_deadline("The walk from A to B").progress(),
                     jobs=None))  # every core for large sets (see compare_systems above)
             except MISSING_RESOURCES as exc:
@@ -577,25 +647,15 @@ def corpus_difference_section(loaded: Loaded) -> None:
         st.dataframe(steps_table(difference), hide_index=True, key="cmp_w_steps")
 
 
-def _defaults() -> None:
-    """First visit: the widgets' starting values (set here, not as widget defaults, so that kept
-    values can be put back without Streamlit warning about two sources)."""
-    for key, value in (("cmp_preset", PRESET_NAMES[0]), ("cmp_synonyms", True), ("cmp_source", SOURCES[0]),
-                       ("cmp_samples", DEFAULT_SAMPLES), ("cmp_seed", DEFAULT_SEED), ("cmp_score_range", (0.0, 1.0)),
-                       ("cmp_diff_range", (-1.0, 1.0)), ("cmp_query", ""), ("cmp_segment", 1),
-                       ("cmp_w_a", "nltk"), ("cmp_w_b", "meteor15"), ("cmp_metrics", False), ("cmp_sig_test", "both"),
-                       ("cmp_trials", DEFAULT_TRIALS)):
-        st.session_state.setdefault(key, value)
-
-
 # --- the page ----------------------------------------------------------------------------------
 
+start_request()
 _uploaders_start_empty()
 page_state.restore(KEPT)
-_defaults()
 config = settings()
 st.title("Compare systems")
 loaded = test_set(config)
+corpus_table_section(loaded)
 system_a, system_b = corpus_section(loaded)
 page_state.keep(KEPT)
 segments_section(loaded, system_a, system_b)

@@ -12,6 +12,7 @@ and user text must show as typed, never as markup.
 """
 from __future__ import annotations
 
+from bisect import bisect, insort
 from html import escape as _html_escape
 
 import plotly.graph_objects as go
@@ -22,9 +23,9 @@ STAGE_COLORS = {"exact": "#1f77b4", "stem": "#2ca02c", "synonym": "#ff7f0e", "pa
 STAGE_VIA = {"exact": "same word", "stem": "shared stem", "synonym": "WordNet synset", "paraphrase": "paraphrase"}
 CHUNK_FILLS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb", "#fcbba1", "#d9d9d9")
 UNMATCHED = "#9e9e9e"
-VIEW_PX = 800.0  # wider drawings show this much at a time, at full scale, and pan (drag sideways)
-TICK_EVERY = 10  # windowed drawings number every 10th candidate token on the x axis (where am I?)
-MIN_PLOT_PX = 420.0
+NARROW_PX = 368.0  # the plot area at 800 px wide (sidebar open): a wider drawing may have to pan
+TICK_EVERY = 10  # drawings that may pan number every 10th candidate token on the x axis (where am I?)
+BADGE_PX = 17.0  # a chunk number's square and the room it needs beside the next one
 
 
 def escape(text: str) -> str:
@@ -51,11 +52,18 @@ def line_ends(m, lay: Layout) -> tuple[float, float]:
     return x0, x1
 
 
+def _room(xs: list[float], x: float) -> bool:
+    """Whether a badge at ``x`` keeps BADGE_PX from every badge at ``xs`` (sorted)."""
+    k = bisect(xs, x)
+    return (k == 0 or x - xs[k - 1] >= BADGE_PX) and (k == len(xs) or xs[k] - x >= BADGE_PX)
+
+
 def _chunk_traces(result, lay: Layout) -> list[dict]:
     """Bands (one filled trace per fill colour, a closed rectangle per chunk and row, None between)
     and the chunk numbers (one trace of square badges)."""
     bands: dict[int, dict] = {}
     bx, by, btext, bcolor = [], [], [], []
+    placed = {"hyp": [], "ref": []}  # per row and level (levels go inwards), the sorted x of the badges there
     for k, span in enumerate(result.chunk_spans):
         colour = k % len(CHUNK_FILLS)
         band = bands.setdefault(colour, {"x": [], "y": [], "chunks": []})
@@ -65,10 +73,17 @@ def _chunk_traces(result, lay: Layout) -> list[dict]:
             x0, x1 = row.extent(start)[0], row.extent(end - 1)[1]
             band["x"] += [x0, x1, x1, x0, x0, None]
             band["y"] += [y - BAND_HALF_PX, y - BAND_HALF_PX, y + BAND_HALF_PX, y + BAND_HALF_PX, y - BAND_HALF_PX, None]
-        for x, y in ((lay.hyp.extent(span.hyp_start)[0], lay.hyp_y - BADGE_OFFSET_PX),
-                     (lay.ref.extent(span.ref_start)[0], lay.ref_y + BADGE_OFFSET_PX)):
-            bx.append(x + 7)
-            by.append(y)
+        for row, x, y, inwards in (("hyp", lay.hyp.extent(span.hyp_start)[0] + 7, lay.hyp_y - BADGE_OFFSET_PX, -1),
+                                   ("ref", lay.ref.extent(span.ref_start)[0] + 7, lay.ref_y + BADGE_OFFSET_PX, 1)):
+            # chunks that start on neighbouring tokens would put their numbers side by side ("8 23 10"):
+            # a number that would touch another one on its level goes one level further in
+            levels = placed[row]
+            level = next((n for n, xs in enumerate(levels) if _room(xs, x)), len(levels))
+            if level == len(levels):
+                levels.append([])
+            insort(levels[level], x)
+            bx.append(x)
+            by.append(y + inwards * BADGE_PX * level)
             btext.append(str(k + 1))
             bcolor.append(CHUNK_FILLS[colour])
     traces = [dict(type="scatter", x=b["x"], y=b["y"], mode="lines", fill="toself", fillcolor=CHUNK_FILLS[c],
@@ -160,28 +175,33 @@ def alignment_figure(result, title: str | None = None, marked: set[tuple[int, in
     data = _chunk_traces(result, lay) + _match_traces(result, lay, marked or set()) \
         + _token_traces(result, lay, hyp_label, ref_label)
     natural_px = lay.width + 30
-    windowed = natural_px > VIEW_PX  # keep one data unit = one pixel, show a window, let it pan
-    plot_px = min(max(natural_px, MIN_PLOT_PX), VIEW_PX)
-    top_px = 50 if title else 30
-    bottom_px = 34 if windowed else 10
+    # One data unit is one pixel on screen whatever width the page gives the figure (it has no width
+    # of its own: the page's width, st.plotly_chart(width="stretch")): the x axis is tied to the y
+    # axis, whose range is the drawing's height in pixels, and its range grows from the left to
+    # fill the plot. A page narrower than the drawing shows part of it at full scale, the rest a
+    # drag away, instead of squeezing it. (A figure drawn at one width and then narrowed would keep
+    # its wider range; without a width of its own it is drawn at the page's width at once.)
+    may_pan = natural_px > NARROW_PX
+    top_px = 64 if title else 40  # the title and the legend above the plot, never pushing it down
+    bottom_px = 34 if may_pan else 10
     height = int(lay.top - lay.bottom + top_px + bottom_px)
-    ticks = list(range(0, len(lay.hyp.x), TICK_EVERY)) if windowed else []
+    ticks = list(range(0, len(lay.hyp.x), TICK_EVERY)) if may_pan else []
     fig_layout = dict(
-        title=dict(text=escape(title), x=0.01) if title else None,
-        width=int(plot_px + 100), height=height, margin=dict(l=90, r=10, t=top_px, b=bottom_px),
+        title=dict(text=escape(title), x=0.01, y=1, yanchor="top", yref="container", pad=dict(t=8)) if title else None,
+        height=height, margin=dict(l=90, r=10, t=top_px, b=bottom_px, autoexpand=False),
         plot_bgcolor="white", hovermode="closest", dragmode="pan",
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right", title_text="stage"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, xanchor="left", title_text="stage"),
         # No range slider: it draws every trace a second time (3x the browser's time for a
         # 40-token pair). Wide drawings pan by dragging; the axis numbers candidate tokens.
-        xaxis=dict(visible=windowed, showgrid=False, zeroline=False, range=[-10, plot_px - 10],
-                   minallowed=-10, maxallowed=natural_px, tickvals=[lay.hyp.x[k] for k in ticks],
-                   ticktext=[f"#{k}" for k in ticks], tickfont=dict(size=10, color="#888"),
-                   title=dict(text="candidate token numbers · drag sideways to see the rest",
-                              font=dict(size=10, color="#888"),
-                              standoff=2) if windowed else None),
+        xaxis=dict(visible=may_pan, showgrid=False, zeroline=False, range=[-10, 100], scaleanchor="y", scaleratio=1,
+                   constrain="range", constraintoward="left", minallowed=-10,
+                   tickvals=[lay.hyp.x[k] for k in ticks], ticktext=[f"#{k}" for k in ticks],
+                   tickfont=dict(size=10, color="#888"),
+                   title=dict(text="candidate token numbers · drag sideways where the drawing is wider than the page",
+                              font=dict(size=10, color="#888"), standoff=2) if may_pan else None),
         yaxis=dict(range=[lay.bottom, lay.top], fixedrange=True, showgrid=False, zeroline=False,
                    tickvals=[lay.hyp_y, lay.ref_y], ticktext=[escape(hyp_label), escape(ref_label)],
                    tickfont=dict(size=12, color="#555"), ticks=""),
-        meta={"windowed": windowed, "natural_px": natural_px, "staggered": lay.staggered},
+        meta={"may_pan": may_pan, "natural_px": natural_px, "staggered": lay.staggered},
     )
     return go.Figure(data=data, layout=fig_layout)

@@ -58,7 +58,8 @@ def penalty_curve_figure(result, config) -> go.Figure:
                                  hovertemplate="%{x} chunks: score %{y:.4f}<extra></extra>"))
         fig.add_trace(go.Scatter(x=[result.chunks], y=[result.penalty], mode="markers+text", name="this pair",
                                  marker=dict(size=13, color="#d62728", line=dict(width=2, color="#111")),
-                                 text=[f"this pair: {result.chunks}"], textposition="top left",
+                                 text=[f"this pair: {result.chunks}"],  # inside the plot, never cut at its edge
+                                 textposition="top right" if result.chunks <= len(points) / 2 else "top left",
                                  hovertemplate="this pair: %{x} chunks, penalty %{y:.4f}<extra></extra>"))
     fig.update_layout(height=290, margin=dict(l=10, r=10, t=36, b=10), showlegend=True,
                       legend=dict(orientation="h", y=-0.42), title=dict(text="Penalty against chunks", x=0.01),

@@ -4,16 +4,13 @@ name, and tables a visitor uploads (same byte cap as every upload, also once dec
 stored under a name made from their content."""
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
 import os
 import re
 import tempfile
-import zlib
 from pathlib import Path
 
-from meteor_core.textio import MAX_FILE_BYTES, InputError
+from meteor_core.textio import MAX_FILE_BYTES, InputError, gunzip_capped, over_limit
 
 DIRECTORY_VARIABLE = "METEOR_PARAPHRASE_DIR"
 TABLE_SUFFIXES = (".gz", ".txt")
@@ -35,29 +32,16 @@ def configured_tables(environ=os.environ) -> dict[str, str]:
 
 
 def _decompressed(data: bytes, name: str) -> bytes:
-    """Gzip data (recognised by its magic bytes, whatever the name) decompressed, refused once
-    it passes the byte cap: a small upload must not unpack into gigabytes."""
-    if not data.startswith(b"\x1f\x8b"):
-        return data
-    out, total = [], 0
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-            while piece := f.read(1 << 20):
-                total += len(piece)
-                if total > MAX_FILE_BYTES:
-                    raise InputError(f"{name}: over {MAX_FILE_BYTES // 2**20} MiB once decompressed; "
-                                     f"the limit for an uploaded table is {MAX_FILE_BYTES // 2**20} MiB")
-                out.append(piece)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(f"{name}: not a readable gzip file ({exc})") from None
-    return b"".join(out)
+    """Gzip data (recognised by its magic bytes, whatever the name) decompressed with the byte
+    cap: a small upload must not unpack into gigabytes."""
+    return gunzip_capped(data, name) if data.startswith(b"\x1f\x8b") else data
 
 
 def store_upload(data: bytes, name: str, directory: Path | None = None) -> str:
     """Save an uploaded table (decompressed) under a name made of its content's hash and a
     cleaned copy of its file name; returns the path. Checks the byte cap and UTF-8 first."""
     if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: {len(data) / 2**20:.1f} MiB is over the {MAX_FILE_BYTES // 2**20} MiB limit")
+        raise InputError(over_limit(name, len(data)))
     text = _decompressed(data, name)
     try:
         text.decode("utf-8")

@@ -69,22 +69,28 @@ def bucket_figure(rows: list[dict], value: str, title: str, y_title: str) -> go.
 
 
 def with_metrics(corpus: pd.DataFrame, corpus_scores: dict[str, dict[str, float]], names: dict[str, str]) -> pd.DataFrame:
-    """The corpus table with one column per sacrebleu metric (``corpus_scores[system][metric]``)."""
+    """The corpus table with one column per sacrebleu metric (``corpus_scores[system][metric]``),
+    right after corpus METEOR: the scores side by side, where a narrow page still shows them."""
     out = corpus.copy()
+    at = list(out.columns).index("corpus METEOR") + 1 if "corpus METEOR" in out.columns else len(out.columns)
     for metric, header in names.items():
         if any(metric in scores for scores in corpus_scores.values()):
-            out[header] = [corpus_scores[s].get(metric) for s in out["system"]]
+            out.insert(at, header, [corpus_scores[s].get(metric) for s in out["system"]])
+            at += 1
     return out
 
 
 def with_segment_metrics(segments: pd.DataFrame, sentence_scores: dict[str, dict[str, list[float]]],
                          names: dict[str, str]) -> pd.DataFrame:
-    """The segment table with "<system> <metric>" columns (rows matched by segment number)."""
+    """The segment table with "<system> <metric>" columns (rows matched by segment number), each
+    system's right after its METEOR column (at the end for a system without one)."""
     out = segments.copy()
     ids = out["segment"].to_numpy() - 1
     for system, by_metric in sentence_scores.items():
+        at = list(out.columns).index(system) + 1 if system in out.columns else len(out.columns)
         for metric, scores in by_metric.items():
-            out[f"{system} {names.get(metric, metric)}"] = [scores[k] for k in ids]
+            out.insert(at, f"{system} {names.get(metric, metric)}", [scores[k] for k in ids])
+            at += 1
     return out
 
 

@@ -1,12 +1,16 @@
 """All the knobs of a METEOR run, in one immutable object.
 
-Two presets exist: ``meteor2005`` (Banerjee & Lavie 2005, the default) and
-``nltk`` (a faithful copy of ``nltk.translate.meteor_score``, quirks included).
+Three presets: ``meteor2005`` (Banerjee & Lavie 2005, the default), ``nltk`` (a faithful copy of
+``nltk.translate.meteor_score``, quirks included) and ``meteor15`` (the Meteor 1.5 jar with its
+defaults for a language and task, paraphrases included where the jar's table is present).
 """
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, replace
+
+from . import languages
 
 STAGES = ("exact", "stem", "synonym", "paraphrase")
 DEFAULT_STAGES = ("exact", "stem", "synonym")
@@ -19,9 +23,14 @@ SYNONYM_LOOKUPS = ("words", "stems")
 SYNONYM_SOURCES = ("wordnet", "jar")
 SCORINGS = ("2005", "meteor1x")
 PRESET_NAMES = ("meteor2005", "nltk", "meteor15")  # MeteorConfig.preset(name) accepts these
-# Function words: none, or Meteor 1.5's English list, read from the user's jar ("meteor-en" is
-# another name for it, kept so that older configurations stay valid; stored as "jar").
-FUNCTION_WORD_LISTS = ("none", "jar", "meteor-en")
+# Unicode normalisation of the text before tokenising: meteor2005 composes (NFC) so that decomposed
+# accents (as some macOS tools write them) do not split words; the presets that reproduce a peer
+# (nltk, meteor15) take the text as given, as NLTK and the jar do.
+UNICODE_FORMS = ("NFC", "NFKC", "none")
+# Function words, read from the user's jar: none; "jar", the list the jar uses in every language
+# (its English one: "meteor-en" is another name for it, kept so that older configurations stay
+# valid; stored as "jar"); "language", the language's own list (the jar's -s function/<lang>.words).
+FUNCTION_WORD_LISTS = ("none", "jar", "meteor-en", "language")
 # The one table of parameter ranges: MeteorConfig checks it, and the CLI, the URL and the app's
 # sliders take their bounds from it, so a value is accepted everywhere or nowhere. β's bound is
 # generous (papers and tuned Meteor settings use 0.2 to 3); any finite β >= 0 keeps the score in [0, 1].
@@ -83,14 +92,33 @@ class MeteorConfig:
     module_weights: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)
     function_words: str = "none"
     # A Meteor-format paraphrase table (gzip or text: probability, phrase, paraphrase lines), or
-    # "jar" for the jar's own (data/paraphrase-en.gz beside it); the "paraphrase" stage needs it
-    # and the meteor-beam aligner (Meteor 1.x only).
+    # "jar" for the jar's own for the language (data/paraphrase-<lang>.gz beside it); the
+    # "paraphrase" stage needs it and the meteor-beam aligner (Meteor 1.x only).
     paraphrase_table: str | None = None
+    # The text's language (meteor_core.languages: en, cs, de, ...): its stemmer, function words,
+    # -norm rules and paraphrase table; the task picks Meteor 1.5's parameters (rank, adq, ...).
+    language: str = "en"
+    task: str = "rank"
+    normalize: str = "NFC"  # Unicode form applied before tokenising (UNICODE_FORMS)
+    # Meteor 1.x: count lengths and matches in characters (the jar's -ch). The jar's command line
+    # turns it on only with -ch, whatever the task (its util task sets it, and the option parser
+    # then resets it), so it is a choice of its own here too.
+    char_based: bool = False
 
     def __post_init__(self):
+        _check_types(self)
         # Accept lists from JSON/CLI callers but store a hashable tuple (configs are cache keys).
         object.__setattr__(self, "stages", tuple(self.stages))
         object.__setattr__(self, "module_weights", check_module_weights(self.module_weights))
+        if self.paraphrase_table is not None:
+            object.__setattr__(self, "paraphrase_table", os.fspath(self.paraphrase_table))
+        lang = languages.language(self.language)
+        object.__setattr__(self, "language", lang.code)
+        object.__setattr__(self, "task", languages.task(self.task))
+        form = {f.lower(): f for f in UNICODE_FORMS}.get(self.normalize.lower())
+        if form is None:
+            raise ValueError(f"normalize must be one of {', '.join(UNICODE_FORMS)}; got {self.normalize!r}")
+        object.__setattr__(self, "normalize", form)
         for name in PARAMETER_RANGES:  # finite and within range (NaN would pass a plain comparison)
             object.__setattr__(self, name, check_parameter(name, getattr(self, name)))
         unknown = [s for s in self.stages if s not in STAGES]
@@ -107,6 +135,8 @@ class MeteorConfig:
         if "paraphrase" in self.stages and (self.paraphrase_table is None or self.aligner != "meteor-beam"):
             raise ValueError("the paraphrase stage needs paraphrase_table (a Meteor-format file) "
                              "and the meteor-beam aligner (preset meteor15)")
+        if self.char_based and self.scoring != "meteor1x":
+            raise ValueError("char_based counts characters in Meteor 1.x statistics: it needs scoring='meteor1x' (meteor15)")
         if self.aligner not in ALIGNERS:
             raise ValueError(f"aligner must be one of {ALIGNERS}")
         if self.synonym_lookup not in SYNONYM_LOOKUPS:
@@ -121,30 +151,75 @@ class MeteorConfig:
         from .resources import STEMMERS
         if self.stemmer not in STEMMERS:
             raise ValueError(f"unknown stemmer {self.stemmer!r}; choose from {sorted(STEMMERS)}")
+        _check_language(self, lang)
 
     @classmethod
-    def meteor2005(cls, **overrides) -> "MeteorConfig":
-        """The paper's algorithm: optimal alignment, synonyms of the words themselves."""
-        return replace(cls(), **overrides)
-
-    @classmethod
-    def nltk(cls, **overrides) -> "MeteorConfig":
-        """Reproduces nltk.translate.meteor_score.meteor_score on whitespace tokens."""
-        base = cls(tokenizer="whitespace", aligner="greedy", synonym_lookup="stems", name="nltk")
+    def meteor2005(cls, language: str = "en", **overrides) -> "MeteorConfig":
+        """The paper's algorithm: optimal alignment, synonyms of the words themselves. In another
+        language than English: that language's Snowball stemmer (the jar's), no synonym stage
+        (WordNet is English), exact matches only where the jar has no stemmer."""
+        lang = languages.language(language)
+        if lang.code == "en":
+            return replace(cls(), **overrides)
+        base = cls(language=lang.code, stages=("exact", "stem") if lang.stemmer else ("exact",),
+                   stemmer=lang.stemmer or "snowball")
         return replace(base, **overrides)
 
     @classmethod
-    def meteor15(cls, **overrides) -> "MeteorConfig":
-        """Meteor 1.5's English defaults for its ranking task (Denkowski & Lavie 2014): α 0.85,
-        β 0.2, γ 0.6, δ 0.75, module weights exact 1.0, stem 0.6, synonym 0.8 (paraphrase 0.6),
-        Snowball stems, its function-word list, its synonym dictionary and its -norm tokenisation
-        with lowercasing. The function words, the -norm prefixes and the synonyms are read from the
-        user's Meteor 1.5 jar (METEOR_JAR, pycocoevalcap; see jar_resources), never bundled: without
-        a jar, scoring raises jar_resources.JarMissingError. NLTK's WordNet synonyms stay
-        selectable (synonym_source="wordnet"); the function words and -norm still need the jar."""
-        base = cls(alpha=0.85, beta=0.2, gamma=0.6, delta=0.75, module_weights=(1.0, 0.6, 0.8, 0.6),
-                   scoring="meteor1x", function_words="jar", stemmer="snowball", synonym_source="jar",
-                   tokenizer="meteor-norm", aligner="meteor-beam", name="meteor15")
+    def nltk(cls, language: str = "en", **overrides) -> "MeteorConfig":
+        """Reproduces nltk.translate.meteor_score.meteor_score on whitespace tokens (English only:
+        NLTK's meteor_score stems with Porter and looks synonyms up in WordNet)."""
+        lang = languages.language(language)
+        if lang.code != "en":
+            raise languages.LanguageError(f"the nltk preset reproduces NLTK's meteor_score, which is English "
+                                          f"(Porter stems, WordNet synonyms); for {lang.display} use meteor15 "
+                                          "or meteor2005")
+        base = cls(tokenizer="whitespace", aligner="greedy", synonym_lookup="stems", name="nltk", normalize="none")
+        return replace(base, **overrides)
+
+    @classmethod
+    def meteor15(cls, language: str = "en", task: str | None = None, modules=None, weights=None,
+                 **overrides) -> "MeteorConfig":
+        """The Meteor 1.5 jar with its defaults for ``language`` and ``task`` (Denkowski & Lavie
+        2014; edu.cmu.meteor.util.Constants): English ranks with α 0.85, β 0.2, γ 0.6, δ 0.75 and
+        the modules exact, stem, synonym, paraphrase weighted 1.0, 0.6, 0.8, 0.6, as
+        ``java -jar meteor-1.5.jar SYS REF -l en -norm`` does (what pycocoevalcap runs).
+
+        ``task``: rank (the default for en, cs, fr, es, de, ru), adq, hter, li (the default for the
+        other languages), util, tune, universal. ``modules``/``weights`` are the jar's ``-m``/``-w``:
+        the weights go to the modules by position, as the jar gives them (so ``modules=("exact",
+        "stem", "paraphrase")`` weighs paraphrases by the synonym slot's weight). A stage set given
+        as ``stages=`` instead keeps each module's own weight.
+
+        The paraphrase module is in the defaults only where the jar's table for the language is
+        present (pycocoevalcap ships data/paraphrase-en.gz); without it the modules say so (the
+        signature lists them). With no jar at all the modules are the jar's, and scoring says
+        that the jar is missing. Tokenisation is the jar's ``-norm`` for the six languages it has a
+        normaliser for, and ``-lower`` (whitespace tokens, lowercased) for the others. Function
+        words, -norm prefixes, synonyms and stem tables are read from the user's Meteor 1.5 jar
+        (METEOR_JAR, pycocoevalcap; see jar_resources): without one, scoring raises
+        jar_resources.JarMissingError. NLTK's WordNet synonyms stay selectable
+        (synonym_source="wordnet")."""
+        from .jar_resources import jar_available, paraphrase_available
+        lang = languages.language(language)
+        task = languages.default_task(lang) if task is None else languages.task(task)
+        (alpha, beta, gamma, delta), _ = languages.parameters(lang, task)
+        if modules is not None:
+            modules = tuple(modules.split() if isinstance(modules, str) else modules)
+        if weights is not None:
+            weights = tuple(float(w) for w in (weights.split() if isinstance(weights, str) else weights))
+        chosen, module_weights = languages.module_settings(lang, task, modules, weights)
+        table = overrides.get("paraphrase_table", "jar")
+        if (modules is None and "paraphrase" in chosen and table == "jar" and jar_available()
+                and not paraphrase_available(lang.code)):
+            # The jar would stop at its missing table; scoring without it says so in the modules.
+            chosen, module_weights = languages.module_settings(
+                lang, task, tuple(m for m in chosen if m != "paraphrase"), weights)
+        base = cls(alpha=alpha, beta=beta, gamma=gamma, delta=delta, stages=chosen, module_weights=module_weights,
+                   scoring="meteor1x", function_words="jar", stemmer=lang.stemmer or "snowball",
+                   synonym_source="jar", tokenizer="meteor-norm" if lang.normalizer else "meteor-space",
+                   aligner="meteor-beam", name="meteor15", paraphrase_table="jar", language=lang.code,
+                   task=task, normalize="none")
         return replace(base, **overrides)
 
     @classmethod
@@ -153,6 +228,10 @@ class MeteorConfig:
         if preset_name not in presets:
             raise ValueError(f"unknown preset {preset_name!r}; choose from {sorted(presets)}")
         return presets[preset_name](**overrides)
+
+    @property
+    def language_info(self) -> languages.Language:
+        return languages.language(self.language)
 
     @property
     def uses_synonyms(self) -> bool:
@@ -179,22 +258,97 @@ class MeteorConfig:
         return cls(**d)
 
 
+def missing_default_modules(config: MeteorConfig) -> tuple[str, ...]:
+    """The modules the jar runs by default for the configuration's language and task that this
+    meteor15 configuration leaves out only because their resource is not on this machine (the
+    paraphrase table), so that the CLI and the app can say so. Empty for the other presets."""
+    if config.name != "meteor15" or "paraphrase" in config.stages:
+        return ()
+    lang = languages.language(config.language)
+    if "paraphrase" not in languages.default_modules(lang, config.task):
+        return ()
+    from .jar_resources import jar_available, paraphrase_available
+    if not jar_available():  # (no jar at all: scoring says that, and nothing else matters)
+        return ()
+    return () if paraphrase_available(lang.code) else ("paraphrase",)
+
+
+# The type each field must have (numbers and the module weights are checked with their ranges):
+# a wrong type fails here with the field's name, not later as an AttributeError deep in scoring,
+# and "no" is never taken for True.
+_TEXT_FIELDS = ("tokenizer", "stemmer", "aligner", "synonym_lookup", "synonym_source", "name", "scoring",
+                "function_words", "language", "task", "normalize")
+
+
+def _check_types(config: "MeteorConfig") -> None:
+    for name in _TEXT_FIELDS:
+        value = getattr(config, name)
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a string; got {type(value).__name__} {value!r}"[:200])
+    for name in ("lowercase", "char_based"):
+        value = getattr(config, name)
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False; got {type(value).__name__} {value!r}"[:200])
+    if isinstance(config.stages, (str, bytes)) or not all(isinstance(s, str) for s in _iterable(config.stages, "stages")):
+        raise TypeError(f"stages must be a sequence of stage names such as ('exact', 'stem'); got {config.stages!r}"[:200])
+    if isinstance(config.module_weights, (str, bytes)):
+        raise TypeError(f"module_weights must be {len(STAGES)} numbers ({', '.join(STAGES)}); got a string {config.module_weights!r}"[:200])
+    table = config.paraphrase_table
+    if table is not None and not isinstance(table, (str, os.PathLike)):
+        raise TypeError(f"paraphrase_table must be a path (or 'jar', or None); got {type(table).__name__} {table!r}"[:200])
+
+
+def _iterable(value, name: str):
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence; got {type(value).__name__} {value!r}"[:200]) from None
+
+
+def _check_language(config: "MeteorConfig", lang: languages.Language) -> None:
+    """Refuse what would score text with another language's resources, and what the jar refuses."""
+    stages = config.stages
+    if config.tokenizer in ("meteor-norm", "meteor-norm-nopunct") and lang.normalizer is None:
+        raise languages.LanguageError(
+            f"No normalizer for language ({lang.jar_name}): Meteor 1.5's -norm exists for "
+            f"{', '.join(c for c, x in languages.LANGUAGES.items() if x.normalizer)} only; for {lang.display} "
+            "use tokenizer 'meteor-space' (the jar's -lower: whitespace tokens, lowercased)")
+    if "synonym" in stages and lang.code != "en":
+        raise languages.LanguageError(f"synonyms are English only (WordNet, the jar's english.synsets): "
+                                      f"{lang.display} text has no synonym stage; leave 'synonym' out of the stages")
+    if "stem" in stages:
+        if config.stemmer in ("porter", "porter-original") and lang.code != "en":
+            raise languages.LanguageError(f"the Porter stemmer is English; for {lang.display} use stemmer='snowball'")
+        if config.stemmer == "snowball" and lang.stemmer != "snowball":
+            raise languages.LanguageError(f"No stemmer for language ({lang.jar_name}): Meteor 1.5 has no Snowball "
+                                          f"stemmer for {lang.display}; leave 'stem' out of the stages")
+        if config.stemmer == "table" and lang.stemmer != "table":
+            raise languages.LanguageError(f"Meteor 1.5 has no stem table for {lang.display}")
+
+
 # How a tokenizer is named in a signature (sacrebleu-style short tags).
-_TOKENIZER_TAGS = {"meteor-norm": "norm"}
+_TOKENIZER_TAGS = {"meteor-norm": "norm", "meteor-norm-nopunct": "norm-nopunct", "meteor-space": "space"}
 
 
 def _signature(config: MeteorConfig) -> str:
-    """sacrebleu-style: ``meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|
-    stem:snowball|syn:wordnet-3.0|tok:norm|v:0.1.0`` (``syn:meteor1.5-jar`` with the jar's own
-    synonym files). The fields every score depends on are always there (δ and the module weights
-    only for the Meteor 1.x formula); a stage turned off reads ``none``; the knobs a preset fixes (case, aligner, formula, function words) are named only
-    when changed from the preset, so a preset's signature stays short and any change shows."""
+    """sacrebleu-style: ``meteor|preset:meteor15|lang:en|task:rank|m:exact+stem+synonym+paraphrase|
+    a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|para:jar|tok:norm|uni:none|v:0.2.0``.
+    The fields every score depends on are always there: the language, the modules (stages) run,
+    α, β, γ, the stemmer (``none`` when the stage is off), the synonyms, the tokenizer and the
+    Unicode normalisation; for the Meteor 1.x formula also the task, δ and the weights of the
+    modules run; a paraphrase table by file name. The knobs a preset fixes (case, aligner,
+    formula, function words) are named only when changed from the preset, so a preset's
+    signature stays short and any change shows."""
     from .version import __version__
-    base = MeteorConfig.preset(config.name) if config.name in PRESET_NAMES else MeteorConfig()
-    parts = [f"meteor|preset:{config.name}", f"a:{config.alpha:g}", f"b:{config.beta:g}", f"g:{config.gamma:g}"]
-    if config.scoring == "meteor1x":
-        parts += [f"d:{config.delta:g}", "w:" + ",".join(f"{w:g}" for w in config.module_weights)]
+    base = MeteorConfig.preset(config.name, language=config.language) if config.name in PRESET_NAMES else MeteorConfig()
     stages = config.stages
+    parts = [f"meteor|preset:{config.name}", f"lang:{config.language}"]
+    if config.scoring == "meteor1x":
+        parts.append(f"task:{config.task}")
+    parts += ["m:" + "+".join(stages), f"a:{config.alpha:g}", f"b:{config.beta:g}", f"g:{config.gamma:g}"]
+    if config.scoring == "meteor1x":
+        weights = [w for stage, w in zip(STAGES, config.module_weights) if stage in stages]
+        parts += [f"d:{config.delta:g}", "w:" + ",".join(f"{w:g}" for w in weights)]
     parts.append("stem:" + (config.stemmer if "stem" in stages else "none"))
     synonyms = ("meteor1.5-jar" if config.synonym_source == "jar"  # the jar's own synonym files
                 else "wordnet-3.0" + ("-stems" if config.synonym_lookup == "stems" else ""))
@@ -202,8 +356,7 @@ def _signature(config: MeteorConfig) -> str:
     if "paraphrase" in stages:
         parts.append("para:" + config.paraphrase_table.replace("\\", "/").rsplit("/", 1)[-1])
     parts.append("tok:" + _TOKENIZER_TAGS.get(config.tokenizer, config.tokenizer))
-    if "exact" not in stages:
-        parts.append("exact:none")
+    parts.append("uni:" + config.normalize.lower())
     if config.lowercase != base.lowercase:
         parts.append("lc:" + ("yes" if config.lowercase else "no"))
     if config.aligner != base.aligner:
@@ -212,4 +365,6 @@ def _signature(config: MeteorConfig) -> str:
         parts.append(f"formula:{config.scoring}")
     if config.function_words != base.function_words:
         parts.append(f"fw:{config.function_words}")
+    if config.char_based:
+        parts.append("ch:yes")
     return "|".join(parts + [f"v:{__version__}"])

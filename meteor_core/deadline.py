@@ -10,14 +10,31 @@ from typing import Callable
 
 
 class OverBudget(Exception):
-    """The work was stopped because its time budget was spent; the message says what was done."""
+    """The work was stopped because its time budget was spent; the message says what was done.
+    ``retry``: earlier work of the same budget had spent more than RETRY_SECONDS of it, so the
+    work might finish with a budget of its own (a caller may run it again rather than keep the
+    stop as its result)."""
+
+    def __init__(self, message: str, retry: bool = False):
+        super().__init__(message)
+        self.retry = retry
+
+
+RETRY_SECONDS = 1.0
 
 
 class Deadline:
-    def __init__(self, seconds: float, what: str = "this work"):
+    """``seconds`` from ``start`` (time.monotonic(); now by default) for ``what``: several pieces of
+    work can share one budget, each with its own Deadline from the same start. ``limit`` says in
+    the message whose limit it was."""
+
+    def __init__(self, seconds: float, what: str = "this work", start: float | None = None,
+                 limit: str = "the limit per request"):
         self.seconds = seconds
         self.what = what
-        self.start = time.monotonic()
+        self.limit = limit
+        self.start = time.monotonic() if start is None else start
+        self.spent_before = time.monotonic() - self.start  # by earlier work of the same budget
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
@@ -25,8 +42,10 @@ class Deadline:
     def check(self, done: str = "") -> None:
         """Raise OverBudget once the budget is spent; ``done`` says how far the work got."""
         if self.elapsed() > self.seconds:
-            raise OverBudget(f"{self.what} stopped after {self.seconds:g} s (the limit per request)"
-                             + (f", {done}" if done else ""))
+            shared = self.spent_before > RETRY_SECONDS
+            raise OverBudget(f"{self.what} stopped after {self.seconds:g} s ({self.limit})"
+                             + (f", {self.spent_before:.0f} s of it taken by the work before it" if shared else "")
+                             + (f", {done}" if done else ""), retry=shared)
 
     def progress(self, report: Callable[[int, int], None] | None = None) -> Callable[[int, int], None]:
         """A progress(done, total) callback that reports (if asked) and checks the budget."""

@@ -83,8 +83,11 @@ def score_terms(result: PairResult, config: MeteorConfig) -> list[Term]:
         Term("Fmean", "Fmean", fmean_formula, fmean_numbers, F),
         Term("Chunks", "c", "fewest runs adjacent and in order on both sides", f"{c}", c),
         Term("Fragmentation", "c/m", "chunks / matches", f"{c} / {words:g}", result.fragmentation),
-        Term("Penalty", "Pen", "γ·(c/m)^β" + (" (0: identical sentences, as in Meteor 1.5)" if perfect else ""),
-             f"{g:g}·{_f(result.fragmentation)}^{b:g}", result.penalty),
+        Term("Penalty", "Pen", "γ·(c/m)^β" + (" (0 when every word matched in one chunk, as in Meteor 1.5)"
+                                             if perfect else ""),
+             (f"0 (the formula would give {g:g}·{_f(result.fragmentation)}^{b:g} = "
+              f"{_f(g * result.fragmentation ** b)})" if perfect else f"{g:g}·{_f(result.fragmentation)}^{b:g}"),
+             result.penalty),
         Term("Score", "METEOR", "Fmean·(1 − Pen)", f"{_f(F)}·(1 − {_f(result.penalty)})", result.score),
     ]
 
@@ -238,12 +241,24 @@ def lesson(result: PairResult, config: MeteorConfig) -> list[str]:
     curve = penalty_curve(result, config)
     words = c / result.fragmentation if result.fragmentation else m
     formula = f"Pen = γ·(c/m)^β = {config.gamma:g}·({c}/{words:g})^{config.beta:g} = {number(result.penalty)}"
-    if weighted and result.penalty == 0 and c == 1 and config.gamma > 0:
-        formula = "Pen = 0: every word of both sentences matched in one chunk, and Meteor 1.5 does not penalise that"
-    out.append(formula + ". " + (
-        f"In one chunk it would be {number(curve[0].penalty)} (score {number(curve[0].score)}); with every match "
-        f"its own chunk ({len(curve)} chunks) {number(curve[-1].penalty)} (score {number(curve[-1].score)})."
-        if len(curve) > 1 else "With a single match there is only one possible chunk."))
+    one = curve[0] if curve else None
+    # stats.compute's Meteor 1.5 rule: every word of both sentences matched in one chunk, no penalty
+    whole = one is not None and one.penalty == 0 and config.gamma > 0 and one.fragmentation > 0
+    if whole:
+        would = number(config.gamma * one.fragmentation ** config.beta)
+    if whole and c == 1:
+        out.append(f"Pen = 0: every word of both sentences matched in one chunk, and Meteor 1.5 takes no penalty for "
+                   f"that (γ·(c/m)^β would give {would})." + (
+                       f" With every match its own chunk ({len(curve)} chunks) it would be "
+                       f"{number(curve[-1].penalty)} (score {number(curve[-1].score)})." if len(curve) > 1 else ""))
+    elif len(curve) > 1:
+        in_one = (f"In one chunk every word of both sentences would be matched in order, and Meteor 1.5 takes no "
+                  f"penalty for that: 0 (score {number(one.score)}), where γ·(c/m)^β would give {would}" if whole else
+                  f"In one chunk it would be {number(one.penalty)} (score {number(one.score)})")
+        out.append(f"{formula}. {in_one}; with every match its own chunk ({len(curve)} chunks) "
+                   f"{number(curve[-1].penalty)} (score {number(curve[-1].score)}).")
+    else:
+        out.append(f"{formula}. With a single match there is only one possible chunk.")
     out.append(f"The penalty takes {100 * result.penalty:.1f}% off Fmean: {number(result.fmean)}·(1 − "
                f"{number(result.penalty)}) = {number(result.score)}.")
     out.append(beta_gamma_meaning(config))

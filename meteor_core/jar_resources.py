@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+
+from . import languages, paraphrase
+from .cache import cache_dir
 
 JAR_NAME = "meteor-1.5.jar"
 PARAPHRASE_NAME = "paraphrase-en.gz"
@@ -35,18 +39,6 @@ JAR_FIX = (
     "synonyms are read from the user's meteor-1.5.jar, never bundled). Fix: pip install pycocoevalcap "
     "(it ships the jar), or set METEOR_JAR=/path/to/meteor-1.5.jar."
 )
-
-
-def cache_dir() -> Path:
-    configured = os.environ.get("METEOR_EXPLORER_CACHE")
-    return Path(configured) if configured else _default_cache_dir(os.environ.get("HOME", ""))
-
-
-@lru_cache(maxsize=4)
-def _default_cache_dir(home: str) -> Path:
-    """~/.cache/meteor-explorer, made once per HOME: Path.home() takes ~10 us, and finding the jar
-    asks for this folder on every segment until the jar's synonyms are loaded."""
-    return Path.home() / ".cache" / "meteor-explorer"
 
 
 def _pycocoevalcap_dir() -> Path | None:
@@ -99,36 +91,96 @@ def _read(member: str) -> str:
         raise JarMissingError(f"{jar}: not a readable Meteor 1.5 jar ({member}: {exc})") from None
 
 
-def paraphrase_path() -> Path:
-    """The jar's English paraphrase table: ``data/paraphrase-en.gz`` beside the jar (where the
-    jar itself looks), or ``METEOR_PARAPHRASE``, or the copy in the cache folder."""
-    if os.environ.get("METEOR_PARAPHRASE"):
+def paraphrase_path(language: str = "en") -> Path:
+    """The jar's paraphrase table for ``language`` (a code of meteor_core.languages):
+    ``data/paraphrase-<short name>.gz`` beside the jar, where the jar itself looks
+    (Constants.getDefaultParaFileURL). For English also ``METEOR_PARAPHRASE`` and the copy in the
+    cache folder. pycocoevalcap ships the English table only; JarMissingError names the file."""
+    lang = languages.language(language)
+    name = f"paraphrase-{lang.jar_short}.gz"
+    if lang.code == "en" and os.environ.get("METEOR_PARAPHRASE"):
         return Path(os.environ["METEOR_PARAPHRASE"])
     jar = require_jar()
-    for path in (jar.parent / "data" / PARAPHRASE_NAME, cache_dir() / PARAPHRASE_NAME):
+    places = [jar.parent / "data" / name] + ([cache_dir() / name] if lang.code == "en" else [])
+    for path in places:
         if path.is_file():
             return path
-    raise JarMissingError(f"the paraphrase table data/{PARAPHRASE_NAME} is not beside {jar} "
-                          "(set METEOR_PARAPHRASE to its path)")
+    raise JarMissingError(f"no {lang.display} paraphrase table: data/{name} is not beside {jar}"
+                          + (" (set METEOR_PARAPHRASE to its path)" if lang.code == "en" else
+                             " (Meteor 1.5's full release has one; pass paraphrase_table=PATH or --paraphrase-table PATH)"))
 
 
-@lru_cache(maxsize=1)
-def function_words() -> frozenset[str]:
-    """``function/english.words``: the words Meteor 1.5 weighs by 1 - delta."""
-    return frozenset(_read("function/english.words").split())
+def paraphrase_available(language: str = "en") -> bool:
+    """Whether the jar's paraphrase table for ``language`` is on this machine."""
+    try:
+        return paraphrase_path(language).is_file()
+    except JarMissingError:
+        return False
 
 
-@lru_cache(maxsize=1)
-def nonbreaking_prefixes() -> dict[str, int]:
-    """``nonbreaking/english.prefixes`` (Moses' list, as Meteor 1.5's -norm Normalizer reads it):
-    prefix -> 1 if it always keeps its dot ("Mr."), 2 if only before a number ("No. 5")."""
+@lru_cache(maxsize=None)
+def function_words(language: str = "en") -> frozenset[str]:
+    """``function/<language>.words``: the words Meteor 1.5 weighs by 1 - delta, one a line, each
+    line as it is (the jar adds every line to its set). Empty for the languages the jar lists none for."""
+    return frozenset(_read(f"function/{languages.language(language).jar_name}.words").splitlines())
+
+
+_JAVA_SPACE = re.compile(r"[^ \t\n\r\f]+")  # java.util.StringTokenizer's default delimiters
+
+
+@lru_cache(maxsize=None)
+def nonbreaking_prefixes(language: str = "en") -> dict[str, int]:
+    """``nonbreaking/<language>.prefixes`` (Moses' lists, as Meteor 1.5's -norm Normalizer reads
+    them): prefix -> 1 if it always keeps its dot ("Mr."), 2 if only before a number ("No. 5").
+    Only the languages with a -norm normaliser have one (the configuration refuses -norm for the others)."""
     out = {}
-    for line in _read("nonbreaking/english.prefixes").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            word, _, flag = line.partition(" ")
-            out[word] = 2 if "#NUMERIC_ONLY#" in flag else 1
+    for line in _read(f"nonbreaking/{languages.language(language).jar_name}.prefixes").splitlines():
+        tokens = _JAVA_SPACE.findall(line)
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        out[tokens[0]] = 2 if len(tokens) > 1 and tokens[1] == "#NUMERIC_ONLY#" else 1
     return out
+
+
+def java_hash(word: str) -> int:
+    """Java's String.hashCode: over UTF-16 code units, 32-bit signed. The jar keys words by it."""
+    h = 0
+    for c in word:
+        o = ord(c)
+        if o > 0xFFFF:  # a surrogate pair: two code units
+            o -= 0x10000
+            h = (h * 31 + (0xD800 | o >> 10)) & 0xFFFFFFFF
+            o = 0xDC00 | o & 0x3FF
+        h = (h * 31 + o) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+@lru_cache(maxsize=None)
+def stem_table(language: str) -> dict[int, str]:
+    """The jar's stem lookup table for a language (``stem/<language>.gz``; Arabic, Buckwalter
+    reduced, is the only one), as its LookupTableStemmer holds it: Java hash of the word -> stem,
+    the last line of a hash winning. ``lookup_stem`` looks a word up the jar's way."""
+    import gzip
+    import io
+    jar = require_jar()
+    member = f"stem/{languages.language(language).jar_name}.gz"
+    try:
+        with zipfile.ZipFile(jar) as z:
+            data = z.read(member)
+        text = gzip.GzipFile(fileobj=io.BytesIO(data)).read().decode("utf-8")
+    except (OSError, KeyError, zipfile.BadZipFile, UnicodeDecodeError, EOFError) as exc:
+        raise JarMissingError(f"{jar}: not a readable Meteor 1.5 jar ({member}: {exc})") from None
+    table = {}
+    for line in text.splitlines():
+        tokens = _JAVA_SPACE.findall(line)
+        if len(tokens) >= 3:
+            table[java_hash(tokens[0])] = tokens[2]
+    return table
+
+
+def lookup_stem(table: dict[int, str], word: str) -> str:
+    """LookupTableStemmer.stem: the stem listed for a word with the same Java hash, else the word."""
+    return table.get(java_hash(word), word)
 
 
 # WordNet's morphology as the jar's SynonymDictionary.morph applies it: suffix -> ending, tried
@@ -186,100 +238,19 @@ def synonyms() -> JarSynonyms:
 
 def clear() -> None:
     """Forget what was read (tests that switch METEOR_JAR)."""
-    for cached in (function_words, nonbreaking_prefixes, synonyms, _installed_jar):
+    for cached in (function_words, nonbreaking_prefixes, stem_table, synonyms, _installed_jar):
         cached.cache_clear()
 
 
-class ParaphraseTable:
-    """A Meteor-format paraphrase table as the jar's ParaphraseTransducer holds it: phrase ->
-    its paraphrases, in file order, in the direction the file gives (the matcher looks each
-    sentence's phrases up in turn, so both directions are covered)."""
-
-    def __init__(self, pairs: dict[str, tuple[str, ...]]):
-        self.pairs = pairs
-        self.max_words = max((p.count(" ") + 1 for p in pairs), default=0)
-
-    def paths(self, words: list[str], start: int, most: int | None = None) -> list[tuple[int, str]]:
-        """getReferencePaths: (phrase length, paraphrase) for the phrases starting at ``start``,
-        shortest phrase first, each phrase's paraphrases in file order (only its first ``most`` if
-        given)."""
-        found = []
-        for end in range(start + 1, min(start + self.max_words, len(words)) + 1):
-            paraphrases = self.pairs.get(" ".join(words[start:end]))
-            if paraphrases:
-                found += [(end - start, p) for p in paraphrases[:most]]
-        return found
+# Paraphrase tables live in meteor_core.paraphrase (parsing, the compact copy, lookups); these
+# names stay for callers that knew them here.
+ParaphraseTable = paraphrase.ParaphraseTable
+TableError = paraphrase.TableError
 
 
-# A parsed copy is kept on disk only for tables this large (the jar's English table is 61 MB):
-# smaller ones parse in a few seconds, and every table a visitor uploads (20 MiB at most) would
-# otherwise leave a copy behind. The KEPT_PARSED most recently used copies are kept.
-PARSED_CACHE_MIN_BYTES = 32 * 2**20
-KEPT_PARSED = 4
-
-
-@lru_cache(maxsize=2)
 def paraphrase_table(path: str) -> ParaphraseTable:
-    """Load a table of line triplets (probability, phrase, paraphrase), gzip or plain text.
-    Meteor 1.5's English table (5.3M entries) takes ~10 s to read and ~0.5 GB; a parsed copy of a
-    large table is kept in the cache folder (METEOR_EXPLORER_CACHE), which loads in ~2 s the
-    next time."""
-    import gzip
-    import hashlib
-    import marshal
-
-    try:
-        stat = os.stat(path)
-    except OSError as exc:
-        raise ValueError(f"{path}: not a readable Meteor paraphrase table ({exc})") from None
-    tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    cached = cache_dir() / f"paraphrases-{tag}.marshal"
-    keep_copy = stat.st_size >= PARSED_CACHE_MIN_BYTES
-    if keep_copy:
-        try:
-            with open(cached, "rb") as f:
-                table = marshal.load(f)
-            os.utime(cached)  # recently used: the last to be forgotten
-            return ParaphraseTable(table)
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-    opener = gzip.open if str(path).endswith(".gz") else open
-    pairs: dict[str, list[str]] = {}
-    strings: dict[str, str] = {}  # one object per distinct phrase (smaller in memory and on disk)
-    try:
-        with opener(path, "rt", encoding="utf-8") as f:
-            lines = iter(f)
-            for _probability in lines:
-                phrase, paraphrase = " ".join(next(lines).split()), " ".join(next(lines).split())
-                if phrase and paraphrase:
-                    phrase = strings.setdefault(phrase, phrase)
-                    pairs.setdefault(phrase, []).append(strings.setdefault(paraphrase, paraphrase))
-    except (OSError, UnicodeDecodeError, EOFError, StopIteration) as exc:
-        raise ValueError(f"{path}: not a readable Meteor paraphrase table ({exc or 'truncated'})") from None
-    table = {phrase: tuple(found) for phrase, found in pairs.items()}
-    if keep_copy:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_suffix(f".{os.getpid()}.tmp")
-            with open(partial, "wb") as f:
-                marshal.dump(table, f)
-            os.replace(partial, cached)
-            _forget_old_copies(cached.parent)
-        except OSError:
-            pass  # no cache folder: read the table again next time
-    return ParaphraseTable(table)
+    """The Meteor-format table at ``path`` (see meteor_core.paraphrase)."""
+    return paraphrase.load(str(path))
 
 
-def _forget_old_copies(folder: Path) -> None:
-    """Delete all but the KEPT_PARSED most recently used parsed tables."""
-    copies = []
-    for path in folder.glob("paraphrases-*.marshal"):
-        try:
-            copies.append((path.stat().st_mtime, path))
-        except OSError:
-            pass  # deleted meanwhile by another process
-    for _, path in sorted(copies, reverse=True)[KEPT_PARSED:]:
-        try:
-            path.unlink()
-        except OSError:
-            pass
+paraphrase_table.cache_clear = paraphrase.load.cache_clear

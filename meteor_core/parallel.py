@@ -35,12 +35,20 @@ Choices (measured on this machine, 2 cores, TED segments of ~0.1–0.5 ms each):
   descheduled) must not leave the other workers without work meanwhile; that is still at most
   ~800 results per job in memory. Neither limits the gain: chunks of 50 to 400 items with 2 to
   8 ahead all ran 2 jobs at 1.46-1.52x of one (4,800 TED pairs, in the same run).
+* Interrupting. Workers ignore SIGINT: Ctrl-C reaches a terminal's whole process group, and a
+  worker interrupted halfway through writing its result to the pipe leaves the pool unable to
+  shut down. The caller is woken every ``WAKE_SECONDS`` while it waits for a result (a signal
+  that the OS hands to one of the pool's helper threads would otherwise wait for the result), and
+  on KeyboardInterrupt or SystemExit the pool's workers are terminated at once instead of
+  finishing the chunks already queued (``stop_pools``), so the program ends within a second.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import concurrent.futures.process
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -57,6 +65,7 @@ IN_FLIGHT_PER_JOB = 4
 MIN_PARALLEL_ITEMS = 1_000
 MIN_COLD_PARALLEL_ITEMS = 40_000
 POOL_IDLE_SECONDS = 300.0
+WAKE_SECONDS = 0.1  # how often a caller waiting for a result wakes to take a signal
 
 
 def available_cores() -> int:
@@ -139,6 +148,9 @@ def ordered_map(function: Callable[[list[Item]], Sequence[Result]], items: Itera
     except BrokenProcessPool:
         pool.discard()  # a worker died (killed, out of memory): the next call starts a new pool
         raise
+    except (KeyboardInterrupt, SystemExit):
+        pool.terminate()  # the queued chunks' results are not wanted: stop now, not after them
+        raise
     finally:
         pool.release()
 
@@ -154,10 +166,27 @@ def _windowed(function, chunks: Iterator[list], executor: Executor, workers: int
             window.extend(executor.submit(function, chunk) for chunk in islice(chunks, max(wanted, 1)))
             if not window:
                 return
-            yield from window.popleft().result()
+            yield from _result(window.popleft())
+    except (KeyboardInterrupt, SystemExit):
+        window.clear()  # the caller terminates the pool: a cancelled future would upset its cleanup
+        raise
     finally:
         for future in window:  # an error, or the caller stopped early: drop what is still queued
             future.cancel()
+
+
+def _result(future: concurrent.futures.Future):
+    """``future.result()``, waking every WAKE_SECONDS: Python runs a signal's handler in the main
+    thread only when that thread runs, and a wait without a timeout does not run it if the
+    signal was delivered to another thread (the pool's own threads take a share of them)."""
+    while not future.done():
+        concurrent.futures.wait([future], timeout=WAKE_SECONDS)
+    return future.result()
+
+
+def _ignore_interrupts() -> None:
+    """A worker's initializer: SIGINT is for the parent (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool_is_cheap(jobs: int) -> bool:
@@ -174,7 +203,8 @@ class _SharedPool:
 
     def __init__(self, jobs: int):
         self.jobs = jobs
-        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()))
+        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+                                            initializer=_ignore_interrupts)
         self.users = 0
         self.last_used = time.monotonic()
         self._timer: threading.Timer | None = None
@@ -215,7 +245,54 @@ class _SharedPool:
         self.executor.shutdown(wait=wait, cancel_futures=True)
 
 
+    def terminate(self) -> None:
+        """End the workers now, whatever they are doing (their queued work is dropped), and
+        forget the pool, leaving nothing for the interpreter's exit to wait on. Python 3.14 has
+        ProcessPoolExecutor.terminate_workers; before it, the executor's own attributes are the
+        only handles on its processes, pipes and thread (read with getattr: without them this is
+        the plain shutdown)."""
+        with self._lock:
+            if self.running.get(self.jobs) is self:
+                del self.running[self.jobs]
+            if self._timer is not None:
+                self._timer.cancel()
+        executor = self.executor
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        manager = getattr(executor, "_executor_manager_thread", None)
+        calls, results = getattr(executor, "_call_queue", None), getattr(executor, "_result_queue", None)
+        # (no cancel_futures: Python 3.11's cleanup of a broken pool fails on a cancelled future)
+        executor.shutdown(wait=False)
+        for process in processes:
+            process.terminate()
+        deadline = time.monotonic() + 0.5
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(0.2)
+        # The chunks queued for the dead workers are never read: the thread feeding them must
+        # not be waited for at exit (multiprocessing would, forever).
+        if calls is not None:
+            calls.cancel_join_thread()
+        # A worker ended halfway through writing a result leaves the pool's thread waiting for
+        # the rest; once this end of the pipe is closed as well, it reads the end of the file
+        # instead, finds the pool broken and cleans up. It is joined here so that it is not
+        # still closing its pipes when the interpreter's exit wakes it.
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            writer.close()
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(1.0)
+
+
 def shutdown_pools() -> None:
     """Stop every shared pool's workers now (they are started again when next needed)."""
     for pool in list(_SharedPool.running.values()):
         pool.discard(wait=True)
+
+
+def stop_pools() -> None:
+    """Terminate every shared pool's workers at once, without waiting for their work: for a
+    program that is being interrupted (the CLI on Ctrl-C)."""
+    for pool in list(_SharedPool.running.values()):
+        pool.terminate()

@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
-from . import jar_resources, porter, snowball
+from . import jar_resources, languages, porter
 from .wordnet import WordNet, locate as locate_wordnet
 
 
@@ -30,17 +30,31 @@ WORDNET_FIX = (
 )
 
 
-def _make_stemmer(name: str) -> Callable[[str], str]:
+def _make_stemmer(name: str, language: str = "en") -> Callable[[str], str]:
+    lang = languages.language(language)
+    if name in ("porter", "porter-original") and lang.code != "en":
+        raise languages.LanguageError(f"the Porter stemmer is English; for {lang.display} use stemmer='snowball' "
+                                      "(or leave the stem stage out)")
     if name == "porter":
         return porter.stem  # NLTK's PorterStemmer in its default mode (meteor_score's), without NLTK
     if name == "porter-original":
         return partial(porter.stem, nltk_extensions=False)  # its ORIGINAL_ALGORITHM mode
     if name == "snowball":
-        return snowball.stem  # Snowball English as the Meteor 1.5 jar stems (no NLTK)
+        if lang.stemmer != "snowball":
+            raise languages.LanguageError(f"No stemmer for language ({lang.jar_name}): Meteor 1.5 has no Snowball "
+                                          f"stemmer for {lang.display}")
+        from .snowball_langs import stemmer as snowball_stemmer  # (imported when first asked for)
+        return snowball_stemmer(lang.jar_name)
+    if name == "table":
+        if lang.stemmer != "table":
+            raise languages.LanguageError(f"Meteor 1.5 has no stem table for {lang.display}")
+        return partial(jar_resources.lookup_stem, jar_resources.stem_table(lang.code))
     raise ValueError(f"unknown stemmer {name!r}")
 
 
-STEMMERS = ("porter", "porter-original", "snowball")
+# porter: NLTK's Porter (English); snowball: the Snowball stemmer of the configuration's language,
+# as the Meteor 1.5 jar stems; table: the jar's stem table (Arabic, Buckwalter reduced).
+STEMMERS = ("porter", "porter-original", "snowball", "table")
 
 
 class WordMemo(dict):
@@ -63,12 +77,13 @@ MEMO_LIMIT = 500_000
 
 
 @lru_cache(maxsize=None)
-def stemmer(name: str) -> Callable[[str], str]:
-    """A memoised stem function for the named stemmer (meteor_core's own ports: nothing to load,
-    so none is made lazily)."""
+def stemmer(name: str, language: str = "en") -> Callable[[str], str]:
+    """A memoised stem function for the named stemmer in ``language`` (a code of
+    meteor_core.languages). LanguageError where the pair does not exist (Porter is English; the
+    jar has no stemmer for Czech or 'other')."""
     if name not in STEMMERS:
         raise ValueError(f"unknown stemmer {name!r}")
-    return WordMemo(_make_stemmer(name)).__getitem__
+    return WordMemo(_make_stemmer(name, languages.language(language).code)).__getitem__
 
 
 @lru_cache(maxsize=1)
@@ -242,19 +257,24 @@ def synset_with_lemma(word: str, lemma_name: str) -> str | None:
 
 
 @lru_cache(maxsize=None)
-def function_words(name: str) -> frozenset[str]:
-    """A function-word list by name: "none", or Meteor 1.5's English list ("jar", also called
-    "meteor-en"), read from the user's meteor-1.5.jar (``function/english.words``; nothing of the
-    jar is copied into this package). Without a jar: ``jar_resources.JarMissingError``."""
+def function_words(name: str, language: str = "en") -> frozenset[str]:
+    """A function-word list by name, read from the user's meteor-1.5.jar (nothing of the jar is
+    copied into this package; without a jar: ``jar_resources.JarMissingError``):
+    "none"; "jar" (also called "meteor-en"): the list the jar itself uses, ``function/english.words``,
+    in every language (its MeteorConfiguration sets the word list for English and setLanguage never
+    changes it: ``-l de`` weighs English function words); "language": the language's own list
+    (``function/<language>.words``, what the jar's ``-s`` would give it; empty for most languages)."""
     if name == "none":
         return frozenset()
     if name in ("jar", "meteor-en"):
-        return jar_resources.function_words()
+        return jar_resources.function_words("en")
+    if name == "language":
+        return jar_resources.function_words(languages.language(language).code)
     raise ValueError(f"unknown function-word list {name!r}")
 
 
-def nonbreaking_prefixes() -> dict[str, int]:
-    """Meteor 1.5's non-breaking prefixes for its -norm tokenizer (``nonbreaking/english.prefixes``
+def nonbreaking_prefixes(language: str = "en") -> dict[str, int]:
+    """Meteor 1.5's non-breaking prefixes for its -norm tokenizer (``nonbreaking/<language>.prefixes``
     in the user's jar, read once): 1 = always keeps its dot, 2 = only before a number.
     Without a jar: ``jar_resources.JarMissingError``."""
-    return jar_resources.nonbreaking_prefixes()
+    return jar_resources.nonbreaking_prefixes(languages.language(language).code)

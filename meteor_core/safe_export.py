@@ -15,6 +15,10 @@ The CSV/TSV rules, and how to read a file back exactly (``read_delimited`` does 
   cells that already start with an apostrophe. Reading back: drop one leading apostrophe from
   every text cell that has one (``unescape_cell``). Every text cell then equals what was
   written, and numbers compare equal as floats.
+
+Files are written whole or not at all (``write_file``): into a temporary file beside the target,
+then renamed over it, so a full disk or an interruption never leaves a truncated export, nor
+destroys the one that was there before.
 """
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ import csv
 import io
 import json
 import math
+import os
+import secrets
 from numbers import Integral, Real
 from typing import Any, Iterable
 
@@ -147,6 +153,33 @@ def json_text(value: Any, indent: int | None = None) -> str:
 def jsonl_text(values: Iterable[Any]) -> str:
     """One strict JSON value a line (no trailing newline, like the CLI's other formats)."""
     return "\n".join(json_text(v) for v in values)
+
+
+def write_file(path: str | os.PathLike, data: str | bytes) -> None:
+    """``data`` (text as UTF-8) into ``path``, all or nothing: written to a temporary file in the
+    same folder, flushed to the disk, then renamed over ``path`` (a rename within a file system
+    is atomic: a reader sees the old file or the new one). On any error the temporary file is
+    removed and ``path`` is as it was; the OSError is raised as the system gave it."""
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    # 0o666 less the umask, as open() would create it (mkstemp's 0o600 would hide an export)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        if os.path.exists(path):
+            os.chmod(temporary, os.stat(path).st_mode & 0o7777)  # a file replaced keeps its permissions
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def read_json_strict(text: str) -> Any:

@@ -8,12 +8,12 @@ from itertools import chain
 from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from . import parallel, resources
+from . import jar_resources, parallel, resources
 from .align import Alignment, Match, align
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
 from .stats import MeteorStats, Scores, compute
-from .tokenize import tokenize
+from .tokenize import LANGUAGE_TOKENIZERS, tokenize
 
 # A segment's alignment search is bounded by work (align.search.Budget, all stages and references
 # together), the same on every machine; a cut result says optimal=False and why (stopped_by).
@@ -256,7 +256,9 @@ def _prepare(text: str, config: MeteorConfig) -> tuple[tuple[str, ...], list[str
     """Display tokens (as typed) and the forms compared (case-folded if asked). The display
     tokens are a tuple: results keep them, and the garbage collector soon stops tracking a
     tuple of strings (a list would be walked by every collection for as long as it lives)."""
-    tokens = tokenize(unicodedata.normalize("NFC", text), config.tokenizer)  # NFD marks would split words
+    if config.normalize != "none":  # (meteor2005: decomposed accents would split words)
+        text = unicodedata.normalize(config.normalize, text)
+    tokens = tokenize(text, config.tokenizer, config.language)
     if len(tokens) > MAX_SEGMENT_TOKENS:
         raise SegmentTooLong(f"a sentence has {len(tokens):,} tokens; the limit is {MAX_SEGMENT_TOKENS:,}")
     return tuple(tokens), (list(map(_lowercase, tokens)) if config.lowercase else tokens)
@@ -271,7 +273,7 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     Meteor 1.x also the function words per side and the matched words per stage and kind."""
     if config.scoring != "meteor1x":
         return MeteorStats(len(matches), len(hyp), len(ref), chunks)
-    fw = resources.function_words(config.function_words)
+    fw = resources.function_words(config.function_words, config.language)
     hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
     for i, j, stage, _, hyp_length, ref_length in matches:
         s = _STAGE_INDEX[stage]
@@ -283,11 +285,38 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
             (hf if word in fw else hc)[s] += 1
         for word in ref[j:j + ref_length]:
             (rf if word in fw else rc)[s] += 1
+    if config.char_based:
+        return _char_stats(matches, hyp, ref, chunks, fw, sum(hc) + sum(hf), sum(rc) + sum(rf))
     return MeteorStats(
         len(matches), len(hyp), len(ref), chunks,
         hyp_function=sum(map(fw.__contains__, hyp)), ref_function=sum(map(fw.__contains__, ref)),
         hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
         ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
+    )
+
+
+def _java_length(word: str) -> int:
+    """Java's String.length(): UTF-16 code units (a character outside the BMP counts 2)."""
+    return len(word) + sum(ord(c) > 0xFFFF for c in word) if not word.isascii() else len(word)
+
+
+def _char_stats(matches, hyp, ref, chunks: int, fw, hyp_words: int, ref_words: int) -> MeteorStats:
+    """Meteor 1.5's character-based statistics (the util task, MeteorScorer.getMeteorStats with
+    charBased): lengths, function words and matches counted in characters, the number of matched
+    words kept for the fragmentation."""
+    hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
+    for i, j, stage, _, hyp_length, ref_length in matches:
+        s = _STAGE_INDEX[stage]
+        for word in hyp[i:i + hyp_length]:
+            (hf if word in fw else hc)[s] += _java_length(word)
+        for word in ref[j:j + ref_length]:
+            (rf if word in fw else rc)[s] += _java_length(word)
+    return MeteorStats(
+        len(matches), sum(map(_java_length, hyp)), sum(map(_java_length, ref)), chunks,
+        hyp_function=sum(_java_length(w) for w in hyp if w in fw), ref_function=sum(_java_length(w) for w in ref if w in fw),
+        hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
+        ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
+        hyp_words_matched=hyp_words, ref_words_matched=ref_words,
     )
 
 
@@ -305,17 +334,33 @@ def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfi
 
 def require_jar_resources(config: MeteorConfig) -> None:
     """Read now what ``config`` needs from the user's Meteor 1.5 jar (the -norm tokenizer's
-    prefixes, Meteor 1.x function words): a missing jar fails here with JarMissingError, before
-    any work (and before worker processes start); the lists are read once."""
-    if config.tokenizer == "meteor-norm":
-        resources.nonbreaking_prefixes()
+    prefixes, Meteor 1.x function words, a stem table, the jar's paraphrase table's place): a
+    missing jar or table fails here with JarMissingError, before any work (and before worker
+    processes start); the lists are read once."""
+    if config.tokenizer in LANGUAGE_TOKENIZERS:
+        resources.nonbreaking_prefixes(config.language)
     if config.scoring == "meteor1x":
-        resources.function_words(config.function_words)
+        resources.function_words(config.function_words, config.language)
+    if "stem" in config.stages:
+        resources.stemmer(config.stemmer, config.language)
+    if "paraphrase" in config.stages and config.paraphrase_table == "jar":
+        jar_resources.paraphrase_path(config.language)
+
+
+def _checked(config) -> MeteorConfig:
+    """The configuration to score with: the default for None, a TypeError for anything but a
+    MeteorConfig (a preset's name among them: ``MeteorConfig.preset(name)`` makes one)."""
+    if config is None:
+        return MeteorConfig.meteor2005()
+    if not isinstance(config, MeteorConfig):
+        hint = f" (MeteorConfig.preset({config!r}) makes one)" if isinstance(config, str) else ""
+        raise TypeError(f"config must be a MeteorConfig{hint}; got {type(config).__name__}"[:200])
+    return config
 
 
 def score(hypothesis: str, references: Sequence[str] | str, config: MeteorConfig | None = None) -> SegmentResult:
     """Score one hypothesis against one or more references; the best reference is kept."""
-    config = config or MeteorConfig.meteor2005()
+    config = _checked(config)
     if isinstance(references, str):
         references = [references]
     if not references:
@@ -346,7 +391,7 @@ def score_segments(
     below ``parallel.MIN_PARALLEL_ITEMS`` segments one job in this process. The results are
     those of one job, in the same order.
     """
-    config = config or MeteorConfig.meteor2005()
+    config = _checked(config)
     if (jobs is None or jobs == 0) and config.aligner == "greedy":
         # The greedy aligner (nltk preset) scores a segment in ~15-50 µs, about what sending it
         # to a worker and its result back costs: 2 processes ran at 0.89x of one on the TED set
@@ -355,7 +400,7 @@ def score_segments(
         jobs = 1
     jobs = parallel.resolve_jobs(jobs)  # a bad value fails here, not at the first result
     if config.uses_synonyms:
-        resources.require_wordnet()  # a missing WordNet fails here, before any work
+        resources.require_synonyms(config.synonym_source)  # a missing WordNet (or jar) fails here, before any work
     require_jar_resources(config)
     return parallel.ordered_map(partial(score_chunk, config), number_segments(hypotheses, references), jobs)
 
@@ -397,7 +442,7 @@ def score_corpus(
     is called as progress(done, total) so that a UI can show a bar. ``jobs`` as in
     ``score_segments`` (the same results, in the same order, with any number of jobs).
     """
-    config = config or MeteorConfig.meteor2005()
+    config = _checked(config)
     if len(hypotheses) != len(references):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference sets")
     segments = []

@@ -47,12 +47,17 @@ class MeteorStats(NamedTuple):
     hyp_function_matches: tuple = _ZERO
     ref_content_matches: tuple = _ZERO
     ref_function_matches: tuple = _ZERO
+    # Character-based statistics (Meteor 1.5's util task): the matched words of each side, which
+    # its fragmentation counts while everything else counts characters; 0 (unused) otherwise.
+    hyp_words_matched: int = 0
+    ref_words_matched: int = 0
 
     def __add__(self, other: "MeteorStats") -> "MeteorStats":  # sums the statistics (not tuple +)
         # Field by field, spelled out: the CLI adds every segment to its running total.
         a, b = self.corpus_part(), other.corpus_part()
         return MeteorStats(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5],
-                           _add(a[6], b[6]), _add(a[7], b[7]), _add(a[8], b[8]), _add(a[9], b[9]))
+                           _add(a[6], b[6]), _add(a[7], b[7]), _add(a[8], b[8]), _add(a[9], b[9]),
+                           a[10] + b[10], a[11] + b[11])
 
     def corpus_part(self) -> "MeteorStats":
         """What these statistics add to a corpus total: themselves, except that a perfectly
@@ -122,10 +127,13 @@ def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
     recall = ref_m / ref_l if ref_l else 0.0
     # the jar: 1 / infinity (or NaN) when nothing weighs anything, a score of 0
     fmean = 1.0 / ((1.0 - config.alpha) / precision + config.alpha / recall) if precision and recall else 0.0
-    hyp_words = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
-    ref_words = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
-    # matched words averaged over both sides (a paraphrase counts every word)
+    hyp_total = sum(stats.hyp_content_matches) + sum(stats.hyp_function_matches)
+    ref_total = sum(stats.ref_content_matches) + sum(stats.ref_function_matches)
+    # matched words averaged over both sides (a paraphrase counts every word); character-based
+    # statistics count characters in the totals and keep the words apart
+    hyp_words, ref_words = ((stats.hyp_words_matched, stats.ref_words_matched) if config.char_based
+                            else (hyp_total, ref_total))
     fragmentation = stats.chunks / ((hyp_words + ref_words) / 2) if hyp_words + ref_words else 0.0
-    perfect = hyp_words == stats.hyp_len and ref_words == stats.ref_len and stats.chunks == 1
+    perfect = hyp_total == stats.hyp_len and ref_total == stats.ref_len and stats.chunks == 1
     penalty = config.gamma * (0.0 if perfect else fragmentation) ** config.beta  # Meteor 1.5: identical -> 0
     return Scores(precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0))

@@ -28,6 +28,13 @@ def latex_escape(text: str) -> str:
     return _LATEX_SPECIAL.sub(lambda m: _LATEX_ESCAPES[m.group()], str(text))
 
 
+def row_start(cell: str) -> str:
+    """A row's first cell, safe after the previous row's ``\\``: that command reads a following
+    ``*`` or ``[`` (after any spaces and a newline) as its own argument, so a system named
+    "[oops" broke the table. An empty group ``{}`` in front ends its look-ahead."""
+    return "{}" + cell if cell.lstrip().startswith(("[", "*")) else cell
+
+
 def significance_mark(p_value: float | None) -> str:
     if p_value is None:
         return ""
@@ -54,7 +61,7 @@ def latex_corpus_table(rows: Sequence[Mapping], columns: Sequence[tuple[str, str
               " & ".join(["System"] + [latex_escape(header) for _, header, _ in columns]) + r" \\", r"\midrule"]
     for row in rows:
         name = str(row["system"])
-        cells = [latex_escape(name) + (" (baseline)" if name == baseline else "")]
+        cells = [row_start(latex_escape(name)) + (" (baseline)" if name == baseline else "")]
         for k, (key, _, decimals) in enumerate(columns):
             value = row.get(key)
             if not isinstance(value, (int, float)):
@@ -116,39 +123,78 @@ def _sheet_title(name: str, taken: set[str]) -> str:
     return title
 
 
-def _cell_value(value):
+XLSX_CELL_CHARS = 32_767  # Excel's limit on the text of one cell (openpyxl cuts longer text without a word)
+NOTES_SHEET = "notes"
+
+
+_CUT_MARK = " …[cut: {:,} characters in all]"
+
+
+def _cell_value(value, cut: list | None = None):
+    """A value as a workbook stores it. Text longer than XLSX_CELL_CHARS is cut so that it ends
+    with a visible mark giving its whole length; its length is appended to ``cut``."""
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, (list, tuple)):
         value = ", ".join(map(str, value))
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-    return ILLEGAL_CHARACTERS_RE.sub("\N{REPLACEMENT CHARACTER}", str(value))  # control characters cannot be stored
+    text = ILLEGAL_CHARACTERS_RE.sub("\N{REPLACEMENT CHARACTER}", str(value))  # control characters cannot be stored
+    if len(text) > XLSX_CELL_CHARS:
+        if cut is not None:
+            cut.append(len(text))
+        mark = _CUT_MARK.format(len(text))
+        text = text[:XLSX_CELL_CHARS - len(mark)] + mark
+    return text
 
 
 def xlsx_workbook(tables: Mapping[str, Sequence[Mapping]], signatures: Mapping[str, str],
                   settings: Mapping[str, object] | None = None) -> bytes:
     """One workbook: a first sheet "signature" (label and signature of each metric, then
-    ``settings`` as key/value), then one sheet per table (its name), a header row and one row per dict."""
+    ``settings`` as key/value), then one sheet per table (its name), a header row and one row per
+    dict. A text longer than Excel's XLSX_CELL_CHARS is cut with a visible mark, and a last sheet
+    "notes" lists every such cell with its whole length."""
     from openpyxl import Workbook  # optional dependency (the xlsx extra)
     from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    cuts: list[tuple[str, str, int]] = []  # (sheet, cell, whole length)
+    rows_written: dict[str, int] = {}  # (asking openpyxl would create the cell it is asked about)
+
+    def append(sheet, values) -> None:
+        row = rows_written[sheet.title] = rows_written.get(sheet.title, 0) + 1
+        cells = []
+        for column, value in enumerate(values, start=1):
+            lengths: list[int] = []
+            cells.append(_cell_value(value, lengths))
+            cuts.extend((sheet.title, f"{get_column_letter(column)}{row}", n) for n in lengths)
+        sheet.append(cells)
 
     book = Workbook()
     sheet = book.active
     sheet.title = "signature"
     taken = {"signature"}
     for label, s in signatures.items():
-        sheet.append([f"signature {label}", s])
+        append(sheet, [f"signature {label}", s])
     for key, value in (settings or {}).items():
-        sheet.append([str(key), _cell_value(value)])
+        append(sheet, [str(key), value])
     for name, rows in tables.items():
         sheet = book.create_sheet(_sheet_title(name, taken))
         columns = list(dict.fromkeys(k for row in rows for k in row))
-        sheet.append(columns)
+        append(sheet, columns)
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         for row in rows:
-            sheet.append([_cell_value(row.get(c)) for c in columns])
+            append(sheet, [row.get(c) for c in columns])
         sheet.freeze_panes = "A2"
+    if cuts:
+        sheet = book.create_sheet(_sheet_title(NOTES_SHEET, taken))
+        sheet.append([f"Excel holds at most {XLSX_CELL_CHARS:,} characters in a cell. The {len(cuts):,} cell(s) below "
+                      f"were longer: each is cut, and ends with \"{_CUT_MARK.replace('{:,}', 'N').strip()}\"."])
+        sheet.append(["sheet", "cell", "characters in all"])
+        for cell in sheet[2]:
+            cell.font = Font(bold=True)
+        for where in cuts:
+            sheet.append(list(where))
     for sheet in book.worksheets:
         for line in sheet.iter_rows():
             for cell in line:

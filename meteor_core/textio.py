@@ -10,12 +10,14 @@ as ``read_segments`` (one implementation serves both).
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import os
 import re
 import select
 import stat
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -31,8 +33,15 @@ class InputError(ValueError):
     """Bad user input, with a message meant to be shown as is (one line)."""
 
 
-def _mib(n: int) -> str:
-    return f"{n // 2**20} MiB" if n % 2**20 == 0 else f"{n:,} bytes"
+def _limit(cap: int) -> str:
+    """A byte limit as the messages give it: '20 MiB (20,971,520-byte)'."""
+    return f"{cap // 2**20} MiB ({cap:,}-byte)" if cap % 2**20 == 0 else f"{cap:,}-byte"
+
+
+def over_limit(name: str, size: int, cap: int = MAX_FILE_BYTES) -> str:
+    """The message for ``size`` bytes over a ``cap``: rounding alone must not make the two look
+    equal ("20.0 MiB (20,971,530 bytes) is over the 20 MiB (20,971,520-byte) limit")."""
+    return f"{name}: {size / 2**20:.1f} MiB ({size:,} bytes) is over the {_limit(cap)} limit"
 
 
 # --- bounded reading ------------------------------------------------------------------------
@@ -60,7 +69,7 @@ def _chunks(fd: int, regular: bool, size: int, name: str, cap: int) -> Iterator[
     poller = None
     try:
         if regular and size > cap:  # the size a regular file reports is a hint, the cap is the rule
-            raise InputError(f"{name}: {size / 2**20:.1f} MiB is over the {_mib(cap)} limit")
+            raise InputError(over_limit(name, size, cap))
         if not regular:  # poll, not epoll: a device that cannot be polled (/dev/zero) is always ready
             poller = select.poll()
             poller.register(fd, select.POLLIN)
@@ -79,10 +88,27 @@ def _chunks(fd: int, regular: bool, size: int, name: str, cap: int) -> Iterator[
                 return
             total += len(piece)
             if total > cap:
-                raise InputError(f"{name}: more than {_mib(cap)}: over the {_mib(cap)} limit")
+                raise InputError(f"{name}: more than {cap:,} bytes: over the {_limit(cap)} limit")
             yield piece
     finally:
         os.close(fd)
+
+
+def gunzip_capped(data: bytes, name: str, cap: int = MAX_FILE_BYTES) -> bytes:
+    """Gzip data decompressed: every member (as ``gzip -d`` gives them: .gz files concatenated
+    are all of them), refused once more than ``cap`` bytes come out (a small .gz can expand
+    enormously) and when truncated or damaged, never cut short quietly."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(cap + 1)
+    except EOFError:
+        raise InputError(f"{name}: the gzip file is truncated (its data ends before the end of the compressed "
+                         "stream; `gzip -t` says so too); nothing was read from it") from None
+    except (OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise InputError(f"{name}: not a readable gzip file ({exc})") from None
+    if len(out) > cap:
+        raise InputError(f"{name}: over {_limit(cap)} once decompressed; the limit is the same as for a file")
+    return out
 
 
 def read_capped(path: str | Path, cap: int = MAX_FILE_BYTES) -> bytes:
@@ -143,7 +169,7 @@ def _with_end(chunks: Iterable[bytes]) -> Iterator[bytes | None]:
 def decode_segments(data: bytes, name: str) -> list[str]:
     """Bytes of a one-segment-a-line file -> segments (the rules of ``_lines``)."""
     if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: {len(data) / 2**20:.1f} MiB is over the {_mib(MAX_FILE_BYTES)} limit")
+        raise InputError(over_limit(name, len(data)))
     return list(_lines([data], name))
 
 
@@ -204,7 +230,7 @@ class TestSet:
 def decode_text(data: bytes, name: str) -> str:
     """A whole UTF-8 file as text (BOM dropped), with the byte cap and the NUL check."""
     if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: {len(data) / 2**20:.1f} MiB is over the {_mib(MAX_FILE_BYTES)} limit")
+        raise InputError(over_limit(name, len(data)))
     try:
         text = data.removeprefix(_BOM).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -263,6 +289,14 @@ _JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: 
                type(None): "null"}
 
 
+def json_kind(value) -> str:
+    """What a JSON value that is not text is, for a message: 'a number (5)', 'an object ({"a": 1})'."""
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    shown = shown if len(shown) <= 20 else shown[:20] + "…"
+    kind = _JSON_KINDS.get(type(value), "not text")
+    return kind if shown == kind else f"{kind} ({shown})"
+
+
 def _jsonl_rows(text: str, name: str, text_only: bool = True) -> tuple[list[str], list[dict[str, str]]]:
     """One JSON object a line; every value a string (a number or null is refused, not turned into
     text) unless ``text_only`` is off (tables of human scores hold numbers and nulls); a key given
@@ -287,16 +321,15 @@ def _jsonl_rows(text: str, name: str, text_only: bool = True) -> tuple[list[str]
             raise InputError(f"{name}: line {k} is not JSON ({exc.msg})") from None
         except RecursionError:
             raise InputError(f"{name}: line {k} nests too deeply to be a row") from None
+        except ValueError as exc:  # an integer of more than 4,300 digits (Python's limit on reading them)
+            raise InputError(f"{name}: line {k} cannot be read ({' '.join(str(exc).split())[:120]})") from None
         if not isinstance(row, dict):
             raise InputError(f"{name}: line {k} is not a JSON object")
         if repeated:
             raise InputError(f"{name}: line {k} repeats the key(s) {', '.join(map(repr, dict.fromkeys(repeated)))}")
         for key, value in row.items() if text_only else ():
             if not isinstance(value, str):
-                shown = json.dumps(value, ensure_ascii=False)
-                shown = shown if len(shown) <= 20 else shown[:20] + "…"
-                kind = _JSON_KINDS.get(type(value), "not text")
-                raise InputError(f"{name}: line {k}, column {key!r}: {kind}{'' if shown == kind else f' ({shown})'}, "
+                raise InputError(f"{name}: line {k}, column {key!r}: {json_kind(value)}, "
                                  "not text; write every value as a JSON string (an empty output is \"\")")
         rows.append(row)
         if len(rows) > MAX_SEGMENTS:

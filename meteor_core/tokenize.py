@@ -66,7 +66,10 @@ def _forget(chunk: str) -> None:
 
 def _split_chunk(chunk: str) -> tuple[str, ...]:
     tokens = []
-    for token in _TOKEN_RE.findall(chunk):
+    found = _TOKEN_RE.findall(chunk)
+    if len(found) > 1 and not chunk.isascii() and _has_clusters(chunk):
+        found = _cluster_tokens(chunk)
+    for token in found:
         if "'" in token or "’" in token:
             clitic = _CLITIC_RE.search(token)
             if clitic and clitic.start() > 0:
@@ -76,21 +79,93 @@ def _split_chunk(chunk: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+# --- text whose characters combine: a token never ends inside a grapheme cluster ---------------
+# _TOKEN_RE's classes are Python's: a letter is str.isalnum, which a combining mark is not, so it
+# would cut "किताब" at its vowel signs, "كَتَبَ" at its harakat, an emoji family at its joiners and
+# a flag between its two letters. A chunk that holds a grapheme cluster of more than one code
+# point (Unicode's extended grapheme clusters, found by the regex module's \X) is tokenised by
+# the same rules with marks and joiners belonging to the letter before them, and a symbol taken
+# as a whole cluster. Every other chunk, whatever its script, goes through _TOKEN_RE as before.
+_LETTER = r"[\p{L}\p{N}][\p{M}\u200c\u200d]*"  # a letter or digit with its marks (ZWNJ, ZWJ in words)
+_CLUSTER_TOKEN_PATTERN = rf"""
+    ['’](?:s|re|ve|ll|d|m|t)(?![\p{{L}}\p{{N}}\p{{M}}])
+    | \d+(?:[.,:]\d+)+(?![\p{{L}}\p{{N}}\p{{M}}])
+    | (?:Mr|Mrs|Ms|Dr|St|Prof|Jr|Sr|vs|etc)\.
+    | (?:\p{{L}}\p{{M}}*\.){{2,}}
+    | (?:{_LETTER})+(?:[-'’.](?:{_LETTER})+)*
+    | \.{{2,}} | -{{2,}}
+    | \X                                         # any other symbol, as a whole cluster (emoji, flag)
+    """
+_clusters = None  # the compiled patterns (regex module), made when first needed
+
+
+def _cluster_patterns():
+    global _clusters
+    if _clusters is None:
+        import regex  # (nltk's own dependency; imported only for text that needs it)
+
+        _clusters = regex.compile(r"\X"), regex.compile(_CLUSTER_TOKEN_PATTERN, regex.VERBOSE)
+    return _clusters
+
+
+def _has_clusters(chunk: str) -> bool:
+    """Whether some grapheme cluster of ``chunk`` is more than one code point."""
+    return len(_cluster_patterns()[0].findall(chunk)) < len(chunk)
+
+
+def _cluster_tokens(chunk: str) -> list[str]:
+    """``chunk``'s tokens by the rules above, then joined wherever one would end inside a
+    cluster (a mark after a dot, say): the clusters' own boundaries are the only cuts allowed."""
+    clusters, pattern = _cluster_patterns()
+    cuts = {m.end() for m in clusters.finditer(chunk)}
+    tokens: list[str] = []
+    at = 0
+    for token in pattern.findall(chunk):
+        if tokens and at not in cuts:
+            tokens[-1] += token
+        else:
+            tokens.append(token)
+        at += len(token)
+    return tokens
+
+
 _split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): split each one once
 _whole_chunks: set[str] = set()  # chunks known to be a token by themselves (see punct)
+
+
+class NltkDataMissingError(LookupError):
+    """NLTK's word_tokenize was asked for and its Punkt sentence data (punkt_tab) is not installed."""
+
+
+PUNKT_FIX = ("NLTK's punkt_tab data is not installed: nltk.word_tokenize (how HF evaluate's METEOR and "
+             "GenerationEval tokenise) needs it. Fix: python -c \"import nltk; nltk.download('punkt_tab')\"")
+
+
+def nltk_word(text: str) -> list[str]:
+    """NLTK's ``word_tokenize``: Punkt splits the text into sentences, then the Treebank-style
+    word tokenizer splits each ("can't" -> "ca n't", quotes -> `` ''). HF evaluate's METEOR
+    tokenises with it (NLTK >= 3.6.5); NLTK is imported when first asked for."""
+    from nltk.tokenize import word_tokenize
+
+    try:
+        return word_tokenize(text)
+    except LookupError:
+        raise NltkDataMissingError(PUNKT_FIX) from None
 
 
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "whitespace": whitespace,
     "punct": punct,
+    "nltk-word": nltk_word,
 }
 
 
-def tokenize(text: str, name: str) -> list[str]:
+def tokenize(text: str, name: str, language: str = "en") -> list[str]:
     try:
-        return TOKENIZERS[name](text)
+        tokenizer = TOKENIZERS[name]
     except KeyError:
         raise ValueError(f"unknown tokenizer {name!r}; choose from {sorted(TOKENIZERS)}") from None
+    return tokenizer(text, language) if name in LANGUAGE_TOKENIZERS else tokenizer(text)
 
 
 # --- Meteor 1.5's -norm (the Moses tokenizer rules it ports) ----------------------------------
@@ -111,7 +186,6 @@ _AROUND_COMMA = lambda m: f"{m[1]} , {m[2]}"  # noqa: E731
 _AROUND_QUOTE = lambda m: f"{m[1]} ' {m[2]}"  # noqa: E731
 _BEFORE_QUOTE = lambda m: f"{m[1]} '{m[2]}"  # noqa: E731
 _MULTI_DOT = re.compile(r"\.([.]+)")  # protect "..." as DOTMULTI..
-_MULTI_DOT2 = re.compile(r"DOTMULTI\.([^.])")
 _COMMAS = (re.compile(r"([^0-9]),([^0-9])"), re.compile(r"([0-9]),([^0-9])"), re.compile(r"([^0-9]),([0-9])"))
 _QUOTE = re.compile(r"[`‘’]")
 _DOUBLE_QUOTE = re.compile(r"[“”]|''")
@@ -133,27 +207,54 @@ _UNICODE_SPACE = re.compile("[ \u2000-\u200a\u202f\u205f\u3000\xa0]+")  # the ja
 _NOT_JAVA_SPACE = re.compile("[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
-def meteor_norm(text: str) -> list[str]:
-    """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere).
+_APOSTROPHES_FR = (  # French: contractions split to the left ("l' homme")
+    (re.compile(rf"([^{_ALPHA}])'([^{_ALPHA}])"), _AROUND_QUOTE),
+    (re.compile(rf"([^{_ALPHA}])'([{_ALPHA}])"), _AROUND_QUOTE),
+    (re.compile(rf"([{_ALPHA}])'([^{_ALPHA}])"), _AROUND_QUOTE),
+    (re.compile(rf"([{_ALPHA}])'([{_ALPHA}])"), lambda m: f"{m[1]}' {m[2]}"),
+)
+_PUNCT_STRIP = re.compile(f"[^{_ALNUM}]+")  # -noPunct: every character outside the jar's alnum set
+_DOTMULTI_RUN = re.compile(r"DOTMULTI(\.*)")  # a protected run and the dots still after it
+_DOTS_PROTECTED = re.compile(r"(?:DOT)+MULTI")  # what the jar turns back into dots
+
+
+def meteor_norm(text: str, language: str = "en") -> list[str]:
+    """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere), for
+    a language with a normaliser (en, cs, fr, es, de, ru; the configuration refuses the others).
 
     Quirks kept: one pass of hyphen removal ("seven-and-a-half" -> "seven and a-half"), dotted
-    abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-".
-    Its non-breaking prefixes are read from the user's Meteor 1.5 jar: without a jar, every call
-    raises jar_resources.JarMissingError (not only those with a dotted word)."""
-    prefixes = nonbreaking_prefixes()  # (read once, then a cache hit)
+    abbreviations lose their dots ("U.S." -> "US", "I.Q.," -> "IQ ,"), "--" becomes "-";
+    apostrophes split to the right in English ("do n't"), to the left in French ("l' homme"),
+    on both sides in the others. The non-breaking prefixes are the language's, read from the
+    user's Meteor 1.5 jar: without a jar, every call raises jar_resources.JarMissingError.
+    Linear in the text's length (the jar's own loops over runs of dots are quadratic)."""
+    return _normalised(text, language, True)
+
+
+def meteor_norm_nopunct(text: str, language: str = "en") -> list[str]:
+    """``-norm -noPunct``: as meteor_norm, then every character outside the jar's letters and
+    digits becomes a space."""
+    return _normalised(text, language, False)
+
+
+def _normalised(text: str, language: str, keep_punctuation: bool) -> list[str]:
+    prefixes = nonbreaking_prefixes(language)  # (read once, then a cache hit)
+    apostrophes = _APOSTROPHE_RULES.get(language, "other")
     if _NOT_JAVA_SPACE.search(text):  # (the patterns below add none)
-        return _meteor_norm(text, prefixes, _JAVA_TOKENS.findall, True)
-    return _meteor_norm(text, prefixes, str.split, False)
+        return _meteor_norm(text, prefixes, _JAVA_TOKENS.findall, True, apostrophes, keep_punctuation)
+    return _meteor_norm(text, prefixes, str.split, False, apostrophes, keep_punctuation)
 
 
-def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], list[str]], odd_spaces: bool) -> list[str]:
+# Which of Normalizer.normalizeLine's apostrophe rules a language takes (languages.Language.normalizer).
+_APOSTROPHE_RULES = {"en": "en", "fr": "fr"}
+
+
+def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], list[str]], odd_spaces: bool,
+                 apostrophes: str = "en", keep_punctuation: bool = True) -> list[str]:
     line = _SEP_OTHER.sub(_SPACED, " " + text + " ")
     digits = _HAS_DIGIT.search(line) is not None  # (the patterns that need a digit are skipped without)
     if ".." in line or "DOTMULTI" in line:
-        line = _MULTI_DOT.sub(r" DOTMULTI\1", line)
-        while "DOTMULTI." in line:
-            line = _MULTI_DOT2.sub(r"DOTDOTMULTI \1", line)
-            line = line.replace("DOTMULTI.", "DOTDOTMULTI")
+        line = _protect_dots(_MULTI_DOT.sub(r" DOTMULTI\1", line))
     if "," in line:
         for pattern in _COMMAS if digits else _COMMAS[:1]:
             line = _sub_near(pattern, _AROUND_COMMA, line, ",")
@@ -164,20 +265,55 @@ def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], lis
     if "-" in line or "–" in line:
         line = _sub_near(_RM_DASH, _SPLIT, line.replace("–", "-").replace("--", "-"), "-")
     if "'" in line:
-        for pattern, replacement in _APOSTROPHES if digits else _APOSTROPHES[:4]:
-            line = _sub_near(pattern, replacement, line, "'")
+        if apostrophes == "en":
+            for pattern, replacement in _APOSTROPHES if digits else _APOSTROPHES[:4]:
+                line = _sub_near(pattern, replacement, line, "'")
+        elif apostrophes == "fr":
+            for pattern, replacement in _APOSTROPHES_FR:
+                line = _sub_near(pattern, replacement, line, "'")
+        else:
+            line = line.replace("'", " ' ")
     words = split(line)
     # (a dot after a space starts a token: only one after another character can end a word)
     if line.count(".") != line.count(" .") and _DOTTED_WORD.search(line):
         words = _split_final_dots(words, prefixes)
-    if "DOTMULTI" in line:
-        words = " ".join(words)
-        while "DOTDOTMULTI" in words:
-            words = words.replace("DOTDOTMULTI", "DOTMULTI.")
-        words = split(words.replace("DOTMULTI", "."))
+    if "MULTI" in line:  # (dropping the dots of "DOT.MULTI." also makes a "DOTMULTI" the jar unescapes)
+        words = split(_DOTS_PROTECTED.sub(_as_dots, " ".join(words)))
+    if not keep_punctuation:
+        words = split(_PUNCT_STRIP.sub(" ", " ".join(words)))
     if odd_spaces:
         words = split(_UNICODE_SPACE.sub(" ", " ".join(words)))
     return words
+
+
+def _as_dots(match: re.Match) -> str:
+    """The jar's unescaping, in one pass: it turns "DOTDOTMULTI" into "DOTMULTI." until none is
+    left, then "DOTMULTI" into ".", so DOT repeated j times before MULTI becomes j dots."""
+    return "." * ((len(match[0]) - 5) // 3)
+
+
+def _protect_dots(line: str) -> str:
+    """What the jar's loop makes of a line once runs of dots are "DOTMULTI" and their other dots
+    (`while (line.contains("DOTMULTI.")) { r_multi_dot2 -> "DOTDOTMULTI $1"; "DOTMULTI." ->
+    "DOTDOTMULTI" }`), in one pass instead of one pass per dot.
+
+    Each round takes one dot after every "DOTMULTI" and puts a "DOT" before it, so a run of m dots
+    becomes DOT repeated m times in front. In the round that takes the last dot, the regex also
+    puts a space between the run and the character after it, unless that character (the "D" of
+    a run right after, which ends in the same round) was consumed by the previous run's match:
+    of adjacent runs ending together, every other one gets the space."""
+    out = []
+    last = 0
+    previous_end, previous_dots, previous_spaced = -1, -1, False
+    for match in _DOTMULTI_RUN.finditer(line):
+        dots = len(match[1])
+        blocked = (dots > 0 and match.start() == previous_end and dots == previous_dots and previous_spaced)
+        spaced = dots > 0 and not blocked and match.end() < len(line)
+        out += (line[last:match.start()], "DOT" * dots, "DOTMULTI", " " if spaced else "")
+        last = match.end()
+        previous_end, previous_dots, previous_spaced = match.end(), dots, spaced
+    out.append(line[last:])
+    return "".join(out)
 
 
 def _sub_near(pattern: re.Pattern, replacement: Callable, line: str, middle: str) -> str:
@@ -219,4 +355,15 @@ def _split_final_dots(words: list[str], prefixes: dict[str, int]) -> list[str]:
     return out
 
 
+def meteor_space(text: str) -> list[str]:
+    """What the jar tokenises without -norm (and with -lower): java.util.StringTokenizer's split
+    at space, tab, newline, carriage return and form feed only (str.split also splits at other
+    Unicode spaces, which the jar keeps inside a token)."""
+    return _JAVA_TOKENS.findall(text) if _NOT_JAVA_SPACE.search(text) else text.split()
+
+
 TOKENIZERS["meteor-norm"] = meteor_norm
+TOKENIZERS["meteor-norm-nopunct"] = meteor_norm_nopunct
+TOKENIZERS["meteor-space"] = meteor_space
+# The tokenizers whose rules depend on the language (the others are called with the text alone).
+LANGUAGE_TOKENIZERS = frozenset({"meteor-norm", "meteor-norm-nopunct"})

@@ -22,3 +22,28 @@ def server():
     require_browser()
     with streamlit_server() as (url, proc):
         yield url, proc
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A folder on a 64 KiB tmpfs, for a disk that fills up (mounting needs root; skipped
+    otherwise). ``fill(free)`` leaves about ``free`` bytes free."""
+    import os
+    import subprocess
+
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+
+    def fill(free: int = 0) -> None:
+        stats = os.statvfs(folder)
+        ballast = stats.f_bavail * stats.f_frsize - free
+        with open(folder / ".ballast", "wb") as out:
+            out.write(b"\0" * max(ballast, 0))
+
+    try:
+        yield folder, fill
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)

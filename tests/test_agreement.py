@@ -3,6 +3,7 @@ the figures against an independent scipy/sacrebleu computation on the bundled MQ
 bootstrap, paired tests, and bad tables."""
 import gzip
 import json
+import re
 import warnings
 
 import numpy as np
@@ -340,3 +341,109 @@ def test_paired_tests(mqm):
         assert ps[0][1] == pytest.approx(min(1.0, 3 * ps[0][0]))
         assert ps[1][1] == pytest.approx(max(ps[0][1], min(1.0, 2 * ps[1][0])))
         assert ps[2][1] == pytest.approx(max(ps[1][1], ps[2][0]))
+
+
+# --- hostile tables (issue 30, items 6, 7, 13) -----------------------------------------------
+
+def many_rows() -> list[dict]:
+    """288 rows: the ladder's 6 segments 12 times over, under 72 seg_ids."""
+    return [r | {"seg_id": r["seg_id"] + 6 * k} for k in range(12) for r in ladder(4, 6)]
+
+
+def test_every_member_of_a_multi_member_gzip_is_read():
+    """Item 6: two gzip members concatenated (as `cat a.gz b.gz` makes them) were read as the
+    first one only: 140 of 280 rows, without a word."""
+    rows = many_rows()
+    text = jsonl(rows)
+    half = text.index(b"\n", len(text) // 2) + 1
+    table = load_judgments(gzip.compress(text[:half]) + gzip.compress(text[half:]), "t.jsonl.gz")
+    assert len(table) == len(rows) == 288
+    assert table.hypotheses == tuple(r["hypothesis"] for r in rows)
+
+
+def test_a_truncated_gzip_is_refused_and_says_so():
+    """Item 6 and 17: `gzip -t` rejects it; it was read as 200 of 280 rows (or reported as "the
+    file is empty" when cut inside the first block)."""
+    whole = gzip.compress(jsonl(many_rows()))
+    for cut in (len(whole) - 4, len(whole) // 2, 12):
+        with pytest.raises(InputError, match="t.jsonl.gz: the gzip file is truncated") as caught:
+            load_judgments(whole[:cut], "t.jsonl.gz")
+        assert "empty" not in str(caught.value)
+    with pytest.raises(InputError, match="not a readable gzip file"):
+        load_judgments(whole[:10] + b"\xff" * 50 + whole[60:], "t.jsonl.gz")
+    with pytest.raises(InputError, match="t.jsonl: the file is empty"):  # (as it is)
+        load_judgments(gzip.compress(b""), "t.jsonl.gz")
+
+
+@pytest.mark.parametrize("score, shown", [
+    (10 ** 400, "401 digits"),  # item 7: OverflowError
+    (1.7e308, "1.7e+308"),  # item 13: means and correlations overflowed into a false note
+    (-1.7e308, "-1.7e+308"),
+    (2e100, "2e+100"),
+], ids=["400 digits", "1.7e308", "-1.7e308", "2e100"])
+def test_human_scores_beyond_the_floats_range_are_refused(score, shown):
+    rows = ladder(3, 4)
+    rows[5]["human"] = score
+    with pytest.raises(InputError, match=f"must hold numbers within ±1e\\+100; row 6 has .*{re.escape(shown)}"):
+        load_judgments(jsonl(rows), "t.jsonl")
+    tsv = "system\tseg_id\thypothesis\treference\thuman\n" + "".join(
+        f"{r['system']}\t{r['seg_id']}\t{r['hypothesis']}\t{r['reference']}\t{score if k == 5 else r['human']}\n"
+        for k, r in enumerate(rows))
+    with pytest.raises(InputError, match="must hold numbers within"):
+        load_judgments(tsv.encode(), "t.tsv")
+    raw = read_table(jsonl(rows), "t.jsonl")
+    assert raw.numeric_columns() == []  # (the agreement page's choice of columns: no OverflowError either)
+    rows[5]["human"] = 1e100  # the bound itself is a score
+    assert load_judgments(jsonl(rows), "t.jsonl").human[5] == 1e100
+
+
+def test_an_integer_longer_than_python_reads_is_a_message():
+    with pytest.raises(InputError, match="t.jsonl: line 1 cannot be read"):
+        load_judgments(b'{"human": ' + b"1" * 5000 + b"}\n", "t.jsonl")
+
+
+def test_json_number_seg_ids_name_their_segment_by_value():
+    """Item 13: seg_ids 84.0 and 84 were two segments."""
+    rows = ladder(2, 3)
+    for k, row in enumerate(rows):
+        row["seg_id"] = 84.0 + row["seg_id"] if k % 2 else 84 + row["seg_id"]
+    table = load_judgments(jsonl(rows), "t.jsonl")
+    assert table.segment_order == ("84", "85", "86") and set(table.seg_ids) == {"84", "85", "86"}
+    rows[1]["seg_id"] = 84.5
+    assert "84.5" in load_judgments(jsonl(rows), "t.jsonl").seg_ids
+
+
+@pytest.mark.parametrize("first, second", [("84", "84.0"), ("7", "007"), ("84", " 84")])
+def test_text_seg_ids_that_spell_one_number_two_ways_are_refused(first, second):
+    tsv = ("system\tseg_id\thypothesis\treference\thuman\n"
+           f"A\t{first}\ta b\ta b\t1\nB\t{first}\ta\ta b\t0\nA\t{second}\tc\tc\t1\nB\t{second}\td\tc\t0\n")
+    with pytest.raises(InputError, match=f"the seg_ids {first!r} \\(row 1\\) and {second!r} \\(row 3\\) are the same "
+                                         "number written two ways"):
+        load_judgments(tsv.encode(), "t.tsv")
+
+
+@pytest.mark.parametrize("column, value, kind", [
+    ("hypothesis", 5, "a number \\(5\\)"),
+    ("reference", {"a": 1}, "an object"),
+    ("system", ["x"], "a list"),
+    ("system", True, "true or false"),
+    ("source", 3.5, "a number"),
+    ("reference2", 7, "a number"),
+    ("seg_id", {"id": 1}, "an object"),
+])
+def test_numbers_or_objects_where_text_is_expected_are_refused(column, value, kind):
+    """Item 13: they were scored as their str()."""
+    rows = ladder(3, 2)
+    rows[4][column] = value
+    with pytest.raises(InputError, match=f"t.jsonl: row 5, column {column!r}: {kind}"):
+        load_judgments(jsonl(rows), "t.jsonl")
+
+
+def test_library_bootstrap_takes_the_bounds_of_every_bootstrap():
+    """Item 12: the library's agreement() took any number of samples and any seed."""
+    table = load_judgments(jsonl(ladder(3, 4)), "t.jsonl")
+    scored = [agree.score_metric(table, "bleu")]
+    for samples, seed, message in [(10_000_001, 1, "from 1 to 10,000"), (0, 1, "from 1 to 10,000"),
+                                   (10, 99_999_999_999, "from 0 to 4,294,967,295")]:
+        with pytest.raises(ValueError, match=message):
+            agree.agreement(table, scored, samples, seed)

@@ -1,5 +1,6 @@
 """The "Agreement with people" page through AppTest: uploads, the bundled MQM set, bad tables,
 escaped system names, tuning with its heatmap, and the views behind it."""
+import gzip
 import json
 
 import numpy as np
@@ -57,14 +58,14 @@ def test_upload_shows_figures_plots_and_tests(page):
     at = upload(at, table_bytes())
     assert not at.exception and not at.warning
     system = frame(at, "Pearson")
-    assert list(system.metric) == ["meteor2005", "bleu", "ter"]
+    assert list(system.metric) == ["meteor2005", "bleu", "−TER (negated)"]  # negated, and said so (issue 31)
     # shorter outputs, worse judgments: every metric orders the systems as people do
     assert list(system["Kendall τb"]) == pytest.approx([1.0, 1.0, 1.0])
     segment = frame(at, "Kendall τb grouped by segment")
     assert list(segment["Kendall τb grouped by segment"]) == pytest.approx([1.0, 1.0, 1.0])
     assert "… " in system["Pearson 95% CI"][0]
     paired = frame(at, "A − B")
-    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict (p < 0.05)"}
+    assert len(paired) == 3 and set(paired.columns) >= {"A − B", "p-value", "verdict"}
     charts = at.get("plotly_chart")
     assert len(charts) == 2  # system scatter, segment density
     scatter = json.loads(charts[0].proto.spec)
@@ -74,11 +75,26 @@ def test_upload_shows_figures_plots_and_tests(page):
     assert "<b>bold</b> & co" in list(systems.system)  # a dataframe cell: shown as text
 
 
+def test_opening_the_page_scores_nothing_until_asked(monkeypatch):
+    """Issue 31, item 6: /agreement opened in 25 s, scoring the bundled set with every metric
+    before anything could be done; it now waits for the ask (and an upload is one)."""
+    calls = []
+    monkeypatch.setattr(agree, "score_metric", lambda *a, **k: calls.append(a) or pytest.fail("scored"))
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("app_pages/agreement.py").run()
+    assert not at.exception and calls == []
+    assert at.button(key="agr_bundled_go").label == "Score the bundled set"
+    assert any("3,696 rows" in i.value for i in at.info)
+
+
 def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
     at = page
     at.session_state["agr_metrics"] = ["meteor2005", "chrf"]
     at.number_input(key="agr_samples").set_value(200)
     at.radio(key="agr_source").set_value(at.radio(key="agr_source").options[0]).run()
+    assert not at.dataframe  # the bundled set is scored when asked (issue 31, item 6: 25 s on opening)
+    at.button(key="agr_bundled_go").click().run()
     assert not at.exception
     assert at.selectbox(key="agr_human").value == "mqm"
     table = read_judgments(MQM, human="mqm")
@@ -99,6 +115,10 @@ def test_figures_on_the_page_equal_the_library_on_the_bundled_set(page):
     (table_bytes(human=lambda k: None), "t.jsonl", "no row has a human score"),
     (b"system\tseg_id\thypothesis\thuman\nA\t1\tx\t1\n", "t.tsv", "no column 'reference'"),
     (b"\xff\xfe", "t.csv", "not UTF-8"),
+    # issue 30, item 7: a 400-digit integer was an uncaught OverflowError; ±1.7e308 a false note (item 13)
+    (table_bytes(human=lambda k: 10 ** 400 if k == 1 else -k), "t.jsonl", "must hold numbers within ±1e+100; row 2 has"),
+    (table_bytes(human=lambda k: 1.7e308 * (1 - k)), "t.jsonl", "must hold numbers within ±1e+100; row 1 has '1.7e+308'"),
+    (gzip.compress(table_bytes())[:-8], "t.jsonl.gz", "the gzip file is truncated"),
 ])
 def test_bad_tables_get_a_message(page, data, name, message):
     at = upload(page, data, name)
@@ -193,4 +213,90 @@ def test_views():
     one = tune(table, scores, ("gamma",), steps=3, samples=0)
     assert len(views.tuning_line(one, "gamma").data[0].x) == len(one.grid["gamma"])
     lines = views.best_summary(report)
-    assert lines[0].startswith("system level: Pearson: meteor2005")
+    assert lines[0].startswith("system level: Pearson: highest is meteor2005")
+
+
+def _tuned(best: dict, default: dict, grid=None) -> "TuningResult":
+    """A tuning result over α, β, γ with a known best and default (the views read only these)."""
+    from meteor_core.analysis.tuning import TuningResult
+
+    grid = grid or {"alpha": np.array([0.0, 0.5, 0.9, 1.0]), "beta": np.array([0.0, 1.0, 3.0]),
+                    "gamma": np.array([0.0, 0.3, 0.5, 1.0])}
+    values = np.random.default_rng(0).random(tuple(len(grid[p]) for p in grid))
+    return TuningResult("meteor2005", "segment.kendall", tuple(grid), grid, values, default, best, 0.1, 0.1, 0.2, 0.15,
+                        "by seg_id", 10, 10, None, 0.01)
+
+
+def test_tuning_views_name_the_figure_and_draw_the_default_on_its_own_slice():
+    """Issue 31, item 7: the heatmap's title showed "segment.kendall", and the default was drawn on a
+    slice where γ is the best's, not its own."""
+    default = {"alpha": 0.9, "beta": 3.0, "gamma": 0.5}
+    other_slice = views.tuning_heatmap(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.3}, default), "alpha", "beta")
+    title = other_slice.layout.title.text
+    assert "segment.kendall" not in title and title.startswith("segment level: Kendall τb on the training rows")
+    assert other_slice.data[0].colorbar.title.text == "Kendall τb"
+    assert [t.name for t in other_slice.data[1:]] == ["best"]  # the default is not on the γ = 0.3 slice
+    assert "The default (γ = 0.5) lies on another slice" in title
+    same_slice = views.tuning_heatmap(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.5}, default), "alpha", "beta")
+    assert [t.name for t in same_slice.data[1:]] == ["default", "best"]
+    assert same_slice.data[1].x == (0.9,) and same_slice.data[1].y == (3.0,)
+    line = views.tuning_line(_tuned({"gamma": 0.3}, {"gamma": 0.5}, {"gamma": np.array([0.0, 0.3, 0.5, 1.0])}),
+                             "gamma")
+    assert "segment.kendall" not in line.layout.title.text + line.layout.yaxis.title.text
+
+
+def test_a_tuned_optimum_at_the_edge_of_the_grid_is_flagged():
+    default = {"alpha": 0.9, "beta": 3.0, "gamma": 0.5}
+    notes = views.edge_notes(_tuned({"alpha": 0.0, "beta": 1.0, "gamma": 1.0}, default))
+    assert notes == ["The best α = 0 is the lowest value of the grid (Fmean is precision alone): the optimum lies at "
+                     "the edge of what was tried, not inside it.",
+                     "The best γ = 1 is the highest value of the grid: the optimum lies at the edge of what was "
+                     "tried, not inside it."]
+    assert views.edge_notes(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.3}, default)) == []
+
+
+# --- languages (issue 29) ---------------------------------------------------------------------
+
+GERMAN_REFS = ["die Katze saß heute auf der warmen Matte im Haus", "ein Hund lief schnell durch den großen Park",
+               "es regnet jetzt über der alten Stadt am Fluss", "wir trinken gern grünen Tee mit etwas Milch",
+               "sie gingen am ruhigen Fluss entlang nach Hause"]
+
+
+def german_table() -> bytes:
+    rows = []
+    for s, ref in enumerate(GERMAN_REFS):
+        words = ref.split()
+        for k, name in enumerate(("gut", "kurz", "kürzer")):
+            rows.append({"system": name, "seg_id": s + 1, "reference": ref,
+                         "hypothesis": " ".join(words[:len(words) - 2 * k]), "human": -k})
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in rows).encode()
+
+
+def test_presets_are_scored_in_the_language_chosen_and_nltk_is_english_only(page):
+    from meteor_core import MeteorConfig
+
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    assert "nltk" not in at.multiselect(key="agr_metrics").options
+    assert "meteor15" in at.multiselect(key="agr_metrics").options
+    at = upload(at, german_table(), metrics=("meteor2005", "meteor15", "bleu"))
+    assert not at.exception
+    signatures = "\n".join(c.value for c in at.code)
+    assert MeteorConfig.meteor15(language="de").signature() in signatures
+    assert MeteorConfig.meteor2005(language="de").signature() in signatures
+    table = load_judgments(german_table(), "t.jsonl")
+    expected = agree.agreement(table, [agree.score_metric(table, m, language="de") for m in ("meteor2005", "meteor15")],
+                               200, agree.DEFAULT_SEED)
+    shown = frame(at, "Pearson").set_index("metric")
+    for name in ("meteor2005", "meteor15"):
+        assert shown.loc[name, "Pearson"] == pytest.approx(expected.metrics[name].figures["system.pearson"].value)
+
+
+def test_english_judgments_under_german_get_the_note(page):
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    at = upload(at, table_bytes(), metrics=("meteor15", "bleu"))
+    warnings = [shown_text(w.value) for w in at.warning]
+    assert any(w.startswith("The text looks like English, not German") for w in warnings)
+    at.multiselect(key="agr_metrics").set_value(["bleu"]).run()
+    assert not any("looks like English" in shown_text(w.value) for w in at.warning)  # METEOR's notes only

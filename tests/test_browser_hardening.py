@@ -73,6 +73,25 @@ def test_hostile_names_fetch_nothing_and_show_as_text(server, trap, tmp_path):
     assert hits == []
 
 
+
+def test_a_link_over_streamlits_limits_is_a_message(server):
+    """Issue 30, item 15: Streamlit ignores a whole query string of more than 1,000 parameters
+    (on the server, before the page runs): a link with 1,001 references opened the default
+    example without a word. The explorer now says so; a link within the limit opens as before."""
+    url, _ = server
+    with browser_page() as (page, errors):
+        page.goto(url + "/?hyp=mine&" + "&".join(f"ref=r{k}" for k in range(1001)))
+        page.wait_for_function("() => document.body.innerText.includes('over Streamlit')", timeout=60_000)
+        wait_for_run(page)
+        text = page.inner_text("body").replace("\u2060", "")
+        assert "This link has 1,002 parameters" in text and "Streamlit ignored all of it" in text
+        page.goto(url + "/?hyp=mine&" + "&".join(f"ref=r{k}" for k in range(998)))  # 999: within the limit
+        page.get_by_text("The link has 998 references; the first 16 are used.").wait_for(timeout=60_000)
+        wait_for_run(page)
+        assert "over Streamlit" not in page.inner_text("body")
+        assert not errors, errors
+
+
 SESSIONS = 8
 SOAK_SECONDS = 60
 SOAK_MAX_GROWTH_MIB = 250  # server memory at the end vs after every session's first upload

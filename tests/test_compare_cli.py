@@ -1,6 +1,7 @@
 """The compare command on the demo set: significance (bootstrap, AR, every pair), buckets, BLEU/
 chrF/TER beside METEOR, LaTeX and xlsx exports, signatures on every output."""
 import json
+import shutil
 import subprocess
 import sys
 
@@ -119,6 +120,49 @@ def test_bad_options_get_one_line(demo, extra, message):
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
 
 
+def test_a_thousand_systems_stop_at_the_time_limit(tmp_path):
+    """Issue 30, item 12: 1,000 systems (499,500 pairs to test) ran on past 300 s; now the
+    command's time limit stops it with one line saying in which step."""
+    refs = [r.replace('"', "") for r in ted_lines("ref")[:20]]
+    header = "ref\t" + "\t".join(f"s{k}" for k in range(1000))
+    lines = ["\t".join([r] + [" ".join(r.split()[:1 + (k + j) % 9]) for k in range(1000)]) for j, r in enumerate(refs)]
+    (tmp_path / "many.tsv").write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
+    p = run_cli("--table", str(tmp_path / "many.tsv"), "--time-limit", "2", "--jobs", "1", "--no-synonyms")
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    assert p.stderr.startswith("error: compare (") and "stopped after 2 s (--time-limit; 0 for no limit)" in p.stderr
+    assert len(p.stderr.splitlines()) == 1
+
+
+def test_exports_to_a_full_disk_keep_the_earlier_files(demo, tiny_disk):
+    """Issue 30, item 10: --latex/--xlsx on a full disk left truncated files in place of good ones."""
+    folder, fill = tiny_disk
+    latex, xlsx = folder / "t.tex", folder / "t.xlsx"
+    latex.write_text("% an earlier good table\n")
+    xlsx.write_bytes(b"an earlier good workbook")
+    fill(free=1024)
+    for flag, path, earlier in (("--latex", latex, b"% an earlier good table\n"),
+                                ("--xlsx", xlsx, b"an earlier good workbook")):
+        p = run_cli(*_args(demo, "--no-synonyms", "--test", "bootstrap", "--samples", "100", flag, str(path)))
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        assert p.stderr.strip() == f"error: cannot write {path} (No space left on device); nothing was written to it"
+        assert path.read_bytes() == earlier
+    assert sorted(x.name for x in folder.iterdir()) == [".ballast", "t.tex", "t.xlsx"]
+
+
+@pytest.mark.parametrize("command, extra", [("score", ["--format", "tsv"]), ("score", ["--format", "jsonl"]),
+                                            ("score", []), ("compare", ["--format", "json"]),
+                                            ("explain", ["--format", "json"])])
+def test_output_to_a_full_device_is_one_line(demo, command, extra):
+    """Issue 30, item 10: `--format tsv > /dev/full` was an OSError traceback."""
+    files = {"score": ["--hyp", str(demo / "sys1.txt"), "--ref", str(demo / "ref.txt")],
+             "compare": _args(demo, "--test", "bootstrap", "--samples", "100"),
+             "explain": ["--hyp-file", str(demo / "sys1.txt"), "--ref-file", str(demo / "ref.txt")]}[command]
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "meteor_core", command, *files, "--no-synonyms", *extra], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert p.returncode == 2 and p.stderr == "error: cannot write the output (No space left on device)\n", p.stderr
+
+
 def test_source_of_the_wrong_length(demo):
     (demo / "short.txt").write_text("one\n")
     p = run_cli("--ref", str(demo / "ref.txt"), "--sys", str(demo / "sys1.txt"), "--sys", str(demo / "sys2.txt"),
@@ -155,3 +199,61 @@ def test_export_helpers():
     assert book[first]["A2"].value == "=1+1" and book[first]["A2"].data_type == "s"
     assert book[first]["B2"].value == "bell\N{REPLACEMENT CHARACTER}"
     assert book["signature"]["B2"].data_type == "s"
+
+
+HOSTILE_NAMES = ["[oops", "*star", " [spaced", "[a]{b}\\\\", "x_&%$#~^|<>", "plain"]
+
+
+def _latex_rows(names):
+    return [{"system": n, "corpus METEOR": 0.5 + k / 100, "precision": 0.5, "recall": 0.5,
+             "fragmentation penalty": 0.1} for k, n in enumerate(names)]
+
+
+def test_latex_rows_survive_names_starting_with_a_bracket_or_star():
+    """Issue 30, item 11: a row after "\\\\" that starts with [ or * was taken as its argument."""
+    from meteor_core.table_export import CORPUS_COLUMNS, latex_corpus_table
+
+    text = latex_corpus_table(_latex_rows(HOSTILE_NAMES), CORPUS_COLUMNS, ["sig"], "plain", {"[oops": 0.001})
+    lines = text.splitlines()
+    for before, line in zip(lines, lines[1:]):
+        if before.endswith("\\\\"):
+            assert not line.lstrip().startswith(("[", "*")), line
+    assert "{}[oops & " in text and "{}*star & " in text and "{} [spaced & " in text
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_table_with_hostile_names_compiles(tmp_path):
+    from meteor_core.table_export import CORPUS_COLUMNS, latex_corpus_table
+
+    table = latex_corpus_table(_latex_rows(HOSTILE_NAMES), CORPUS_COLUMNS, ["meteor|a:0.9"], "[oops",
+                               {"*star": 0.001})
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\\usepackage{booktabs}\\begin{document}\n" + table
+                                    + "\\end{document}\n", encoding="utf-8")
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout[-2000:]
+
+
+def test_xlsx_cells_over_excels_limit_are_cut_visibly_and_listed():
+    """Issue 30, item 14: openpyxl cut text to 32,767 characters without a word."""
+    import io
+
+    import openpyxl
+
+    from meteor_core.table_export import XLSX_CELL_CHARS
+
+    long_hyp, long_name = "word " * 8_000, "n" * 33_000
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_workbook(
+        {"segments": [{"system": "a", "hypothesis": long_hyp}, {"system": long_name, "hypothesis": "short"}]},
+        {"METEOR": "sig"}, {"bootstrap samples": 100})))
+    assert book.sheetnames == ["signature", "segments", "notes"]
+    cut = book["segments"]["B2"].value
+    assert len(cut) == XLSX_CELL_CHARS and cut.endswith(" …[cut: 40,000 characters in all]")
+    assert long_hyp.startswith(cut[:-len(" …[cut: 40,000 characters in all]")])
+    assert book["segments"]["A3"].value.endswith(" …[cut: 33,000 characters in all]")
+    assert book["segments"]["B3"].value == "short" and book["segments"]["A2"].value == "a"
+    notes = list(book["notes"].iter_rows(values_only=True))
+    assert "at most 32,767 characters in a cell" in notes[0][0]
+    assert notes[2:] == [("segments", "B2", 40_000), ("segments", "A3", 33_000)]
+    short = openpyxl.load_workbook(io.BytesIO(xlsx_workbook({"t": [{"x": "y"}]}, {"METEOR": "sig"})))
+    assert short.sheetnames == ["signature", "t"]  # no notes sheet when nothing is cut

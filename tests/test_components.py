@@ -118,18 +118,39 @@ def test_long_sentences_stagger_labels_and_keep_them_apart():
     for k in range(n - 2):  # two labels on the same line never overlap
         assert ys[k] == ys[k + 2] and xs[k + 2] - xs[k] >= width
     assert min(b - a for a, b in zip(xs, xs[1:])) >= 16  # the dots stay apart
-    shown = fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0]
-    assert shown <= fig.layout.width - 100  # at most one data unit per pixel: labels stay apart
-    assert fig.layout.meta["windowed"] == (xs[-1] > shown) and fig.layout.meta["windowed"]
+    # one data unit is one pixel whatever width the page gives: y's range is the plot's height in
+    # pixels, x is tied to y 1:1 and its range grows from the left (issue 31: squeezed at 800 px)
+    lay = fig.layout
+    assert lay.yaxis.range[1] - lay.yaxis.range[0] == lay.height - lay.margin.t - lay.margin.b
+    assert (lay.xaxis.scaleanchor, lay.xaxis.scaleratio, lay.xaxis.constrain, lay.xaxis.constraintoward) == (
+        "y", 1, "range", "left")
+    assert lay.margin.autoexpand is False  # the legend and title never push the plot area
+    assert lay.width is None  # the page's width: a figure drawn wider and then narrowed would keep its range
+    assert fig.layout.meta["may_pan"]
     # pan along the rest: dragging moves the window, within the drawing; the axis numbers the tokens
     assert fig.layout.dragmode == "pan" and fig.layout.xaxis.visible
-    assert fig.layout.xaxis.minallowed <= xs[0] and fig.layout.xaxis.maxallowed >= xs[-1]
+    assert fig.layout.xaxis.minallowed <= xs[0]  # (no maxallowed: it would cap a wide page's range, not 1:1)
     assert list(fig.layout.xaxis.ticktext) == [f"#{k}" for k in range(0, 45, 10)]
     assert list(fig.layout.xaxis.tickvals) == [xs[k] for k in range(0, 45, 10)]
     short = alignment_figure(score("a cat", ["a cat"], C))
     labels, n = _labels(short)
     assert not short.layout.meta["staggered"] and len(set(labels.y[:n])) == 1
-    assert not short.layout.meta["windowed"] and not short.layout.xaxis.visible
+    assert not short.layout.meta["may_pan"] and not short.layout.xaxis.visible
+
+
+def test_chunk_numbers_never_touch():
+    """Issue 31, item 5: chunks starting on neighbouring tokens put their numbers side by side
+    ("8 23 10"); a number that would touch another one on its row goes one level further in."""
+    hyp = " ".join(f"w{k}" for k in range(40))
+    ref = " ".join(f"w{k}" for k in (list(range(0, 40, 2)) + list(range(1, 40, 2))))  # every match its own chunk
+    r = score(hyp, [ref], C)
+    assert r.chunks >= 30
+    badges = _traces(alignment_figure(r), "chunk-labels")[0]
+    placed = list(zip(badges.x, badges.y, badges.text))
+    assert sorted(int(t) for _, _, t in placed) == sorted(list(range(1, r.chunks + 1)) * 2)
+    for i, (x1, y1, t1) in enumerate(placed):
+        for x2, y2, t2 in placed[i + 1:]:
+            assert abs(x1 - x2) >= 17 or abs(y1 - y2) >= 17, (t1, t2)  # squares of 15 px never touch
 
 
 def test_drawing_has_a_fixed_number_of_traces_whatever_the_length():

@@ -119,3 +119,27 @@ def test_difference_carries_both_results():
     d = explain_difference(HYP, [REF], MeteorConfig.nltk(), MeteorConfig.meteor15())
     assert d.result_a.to_dict() == score(HYP, [REF], MeteorConfig.nltk()).to_dict()
     assert d.result_b.score == d.score_b
+
+
+def test_page_takes_packages_by_name_from_the_url():
+    from meteor_core.compat import known
+    from meteor_core.jar_resources import jar_available
+
+    if not jar_available():
+        pytest.skip("needs a Meteor 1.5 jar")
+    from app_pages.difference import EXAMPLE_HYP, EXAMPLE_REF
+
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"a": "COCO", "b": "vizseq"})
+    at.switch_page("app_pages/difference.py").run()
+    assert not at.exception and not at.warning
+    assert (at.selectbox(key="dif_A").value, at.selectbox(key="dif_B").value) == ("pycocoevalcap", "vizseq")
+    coco = score(EXAMPLE_HYP, [EXAMPLE_REF], known.configuration("pycocoevalcap")).score
+    assert [m.label for m in at.metric[:2]] == ["A: pycocoevalcap", "B: vizseq"]
+    assert at.metric[0].value == f"{coco:.4f}" and "pycocoevalcap" in at.info[0].value
+    assert {"pycocoevalcap", "hf-evaluate", "nltk", "meteor15"} <= set(at.selectbox(key="dif_A").options)
+    assert at.query_params["a"] == "pycocoevalcap"  # the link names it as listed
+    at.selectbox(key="dif_B").set_value("hf-evaluate").run()  # NLTK's word_tokenize: punkt_tab, maybe missing
+    assert not at.exception
+    assert at.metric or "is not installed" in at.error[0].value  # (shown as plain text: escaped)

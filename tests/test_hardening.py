@@ -77,13 +77,13 @@ def test_fuzz_core_properties(hyp, refs):
 @given(sentences, sentences)
 def test_fuzz_never_worse_than_greedy(hyp, ref):
     # Same candidate pairs on both sides (exact + stem; the synonym relation of the words),
-    # so "more matches" is a fair comparison; see the README for NLTK's stem-synonym quirk.
+    # so "more matches" is a fair comparison; see docs/library.md for NLTK's stem-synonym quirk.
     for stages in (("exact",), ("exact", "stem"), ("exact", "stem", "synonym")):
         best = score(hyp, [ref], MeteorConfig.meteor2005(stages=stages))
         greedy = score(hyp, [ref], MeteorConfig.nltk(tokenizer="punct", synonym_lookup="words", stages=stages))
         assert best.matches >= greedy.matches
         if len(stages) == 1 and best.matches == greedy.matches:
-            assert best.crossings <= greedy.crossings  # a theorem for one stage (see README)
+            assert best.crossings <= greedy.crossings  # a theorem for one stage
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_file_decoding_survives_odd_bytes():
     assert decode_segments(long, "f") == ["x" * 10_000]
     for data, message in [(b"caf\xe9\n", "not UTF-8"), (b"a\x00b\n", "NUL"), (b"", "empty"),
                           (b"a\n" * (MAX_SEGMENTS + 1), "segment limit"),
-                          (b"a" * (MAX_FILE_BYTES + 1), "MiB limit")]:
+                          (b"a" * (MAX_FILE_BYTES + 1), r"is over the 20 MiB \(20,971,520-byte\) limit")]:
         with pytest.raises(InputError, match=message):
             decode_segments(data, "f")
     with pytest.raises(InputError, match="no reference column"):

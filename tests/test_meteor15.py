@@ -113,7 +113,7 @@ def test_paraphrase_results_render(table):
 
 def test_paraphrase_needs_a_table_and_the_beam():
     with pytest.raises(ValueError, match="paraphrase_table"):
-        MeteorConfig.meteor15(stages=("exact", "paraphrase"))
+        MeteorConfig.meteor15(stages=("exact", "paraphrase"), paraphrase_table=None)
     with pytest.raises(ValueError, match="meteor-beam"):
         MeteorConfig.meteor2005(stages=("exact", "paraphrase"), paraphrase_table="x.gz")
     with pytest.raises(ValueError, match="not a readable"):
@@ -216,7 +216,7 @@ def test_the_fast_beam_is_the_jars_beam():
     stem = resources.stemmer("snowball")
     rng = random.Random(17)
     vocab = "a b the of big large great dog dogs hound run runs running ran".split()
-    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    config = MeteorConfig.meteor15(tokenizer="whitespace", modules="exact stem synonym")
     original = resources.synonym_sets
     resources.synonym_sets = lambda source: sets
     try:
@@ -293,7 +293,7 @@ def test_the_fast_beam_matches_phrases_as_the_jar(table):
     from meteor_core.align.beam import align_meteor_beam
     from meteor_core.align.search import Budget
 
-    pairs = list(jar_resources.paraphrase_table(table).pairs.items())
+    pairs = list(jar_resources.paraphrase_table(table).items())
     entries = [(tuple(a.split()), tuple(b.split())) for a, bs in pairs for b in bs]
     config = MeteorConfig.meteor15(tokenizer="whitespace", stages=("exact", "stem", "paraphrase"), paraphrase_table=table)
     rng = random.Random(5)
@@ -332,27 +332,13 @@ def test_a_completed_beam_says_so():
 # --- Against the real jar (skipped without Java or a jar; bench/meteor15_agreement.py does all) ----
 
 def _jar_or_skip():
-    import shutil
-    from meteor_core.jar_resources import find_jar
-    jar = find_jar()
-    if shutil.which("java") is None or jar is None or not jar.is_file():
-        pytest.skip("needs Java and a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
-    return jar
+    from jar_run import require_java
+    return require_java()
 
 
 def _run_jar(jar, hyps, refs, *options):
-    import re
-    import subprocess
-    import tempfile
-    from pathlib import Path
-    with tempfile.TemporaryDirectory() as tmp:
-        h, r = Path(tmp) / "h", Path(tmp) / "r"
-        h.write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        r.write_text("\n".join(refs) + "\n", encoding="utf-8")
-        out = subprocess.run(["java", "-jar", str(jar), str(h), str(r), "-l", "en", *options],
-                             capture_output=True, text=True, encoding="utf-8", check=True).stdout
-    return [float(x) for x in re.findall(r"^Segment \d+ score:\s+(\S+)", out, re.M)], \
-        float(re.search(r"^Final score:\s+(\S+)", out, re.M).group(1))
+    from jar_run import jar_segment_scores
+    return jar_segment_scores(hyps, refs, ["-l", "en", *options])
 
 
 @pytest.mark.parametrize("form", ["norm", "lower"])
@@ -364,7 +350,25 @@ def test_bit_identical_to_the_jar_on_ted(form):
     if form == "lower":  # pre-tokenised input: ours split on whitespace, the jar only lowercases
         refs, hyps = [" ".join(meteor_norm(x)) for x in refs], [" ".join(meteor_norm(x)) for x in hyps]
     theirs, their_corpus = _run_jar(jar, hyps, refs, "-norm" if form == "norm" else "-lower", "-m", "exact stem synonym")
-    config = MeteorConfig.meteor15(synonym_source="jar", **({} if form == "norm" else {"tokenizer": "whitespace"}))
+    config = MeteorConfig.meteor15(modules="exact stem synonym", synonym_source="jar",
+                                   **({} if form == "norm" else {"tokenizer": "whitespace"}))
+    ours = score_corpus(hyps, [[r] for r in refs], config)
+    assert [s.score for s in ours.segments] == pytest.approx(theirs, abs=1e-9)
+    assert ours.score == pytest.approx(their_corpus, abs=1e-12)
+
+
+def test_meteor15_with_no_options_is_the_jars_default_number():
+    """`java -jar meteor-1.5.jar SYS REF -l en -norm` (all four modules, the paraphrase table beside
+    the jar: what pycocoevalcap and papers report) and MeteorConfig.meteor15() with nothing else."""
+    from conftest import ted_lines
+    from meteor_core import jar_resources, score_corpus
+    _jar_or_skip()
+    if not jar_resources.paraphrase_available("en"):
+        pytest.skip("the jar's paraphrase table is not beside it")
+    config = MeteorConfig.meteor15()
+    assert config.stages == ("exact", "stem", "synonym", "paraphrase") and config.paraphrase_table == "jar"
+    refs, hyps = ted_lines("ref")[:200], ted_lines("sys2")[:200]
+    theirs, their_corpus = _run_jar(None, hyps, refs, "-norm")
     ours = score_corpus(hyps, [[r] for r in refs], config)
     assert [s.score for s in ours.segments] == pytest.approx(theirs, abs=1e-9)
     assert ours.score == pytest.approx(their_corpus, abs=1e-12)

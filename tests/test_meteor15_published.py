@@ -12,7 +12,7 @@ import pytest
 from meteor_core import MeteorConfig, score, score_corpus
 from meteor_core.jar_resources import JarMissingError, paraphrase_path
 
-METEOR15 = MeteorConfig.meteor15()  # exact, stem, synonym (the jar's synonyms where a jar is found)
+METEOR15 = MeteorConfig.meteor15()  # the jar's defaults: all four modules where its paraphrase table is found
 
 
 def _all_four():
@@ -20,7 +20,9 @@ def _all_four():
         paraphrase_path()
     except JarMissingError as exc:
         pytest.skip(f"the jar's paraphrase table is not on this machine ({exc})")
-    return MeteorConfig.meteor15(stages=("exact", "stem", "synonym", "paraphrase"), paraphrase_table="jar")
+    config = MeteorConfig.meteor15()
+    assert config.stages == ("exact", "stem", "synonym", "paraphrase")  # what the tools run
+    return config
 
 
 # Maluuba/nlg-eval, nlgeval/tests/test_nlgeval.py (compute_individual_metrics)

@@ -6,16 +6,24 @@ from meteor_core import METEOR, MeteorConfig, MeteorScore, __version__, score, s
 
 
 def test_signature_of_each_preset():
+    from meteor_core.jar_resources import paraphrase_available
+    if not paraphrase_available("en"):
+        pytest.skip("the jar's paraphrase table is not here (meteor15's defaults then leave it out)")
     assert METEOR().get_signature() == (
-        f"meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|tok:norm"
-        f"|v:{__version__}")
+        "meteor|preset:meteor15|lang:en|task:rank|m:exact+stem+synonym+paraphrase|a:0.85|b:0.2|g:0.6|d:0.75"
+        f"|w:1,0.6,0.8,0.6|stem:snowball|syn:meteor1.5-jar|para:jar|tok:norm|uni:none|v:{__version__}")
     assert METEOR(synonym_source="wordnet").get_signature() == (  # NLTK's WordNet, chosen explicitly
-        f"meteor|preset:meteor15|a:0.85|b:0.2|g:0.6|d:0.75|w:1,0.6,0.8,0.6|stem:snowball|syn:wordnet-3.0|tok:norm"
-        f"|v:{__version__}")
+        "meteor|preset:meteor15|lang:en|task:rank|m:exact+stem+synonym+paraphrase|a:0.85|b:0.2|g:0.6|d:0.75"
+        f"|w:1,0.6,0.8,0.6|stem:snowball|syn:wordnet-3.0|para:jar|tok:norm|uni:none|v:{__version__}")
+    assert METEOR(language="de").get_signature() == (  # no German paraphrase table comes with pycocoevalcap
+        "meteor|preset:meteor15|lang:de|task:rank|m:exact+stem|a:0.95|b:1|g:0.55|d:0.55|w:1,0.8|stem:snowball"
+        f"|syn:none|tok:norm|uni:none|v:{__version__}")
     assert METEOR("meteor2005").get_signature() == (
-        f"meteor|preset:meteor2005|a:0.9|b:3|g:0.5|stem:porter|syn:wordnet-3.0|tok:punct|v:{__version__}")
+        "meteor|preset:meteor2005|lang:en|m:exact+stem+synonym|a:0.9|b:3|g:0.5|stem:porter|syn:wordnet-3.0"
+        f"|tok:punct|uni:nfc|v:{__version__}")
     assert METEOR("nltk").get_signature() == (
-        f"meteor|preset:nltk|a:0.9|b:3|g:0.5|stem:porter|syn:wordnet-3.0-stems|tok:whitespace|v:{__version__}")
+        "meteor|preset:nltk|lang:en|m:exact+stem+synonym|a:0.9|b:3|g:0.5|stem:porter|syn:wordnet-3.0-stems"
+        f"|tok:whitespace|uni:none|v:{__version__}")
 
 
 def test_every_change_shows_in_the_signature():
@@ -31,6 +39,8 @@ def test_every_change_shows_in_the_signature():
     assert "|syn:none|" in signatures["stages"] and "|lc:no|" in signatures["lowercase"]
     assert "|align:greedy|" in signatures["aligner"] and "|a:0.5|" in signatures["alpha"]
     assert "|d:0.5|" in METEOR(delta=0.5).get_signature()
+    assert "|m:stem|" in signatures["no exact"] and "|uni:none|" in METEOR("meteor2005", normalize="none").get_signature()
+    assert "|task:adq|" in METEOR(task="adq").get_signature() and "|lang:fr|" in METEOR(language="fr").get_signature()
 
 
 def test_sentence_score_is_the_scorer_s():

@@ -1,6 +1,7 @@
-"""`pip install .` into a fresh venv gives the package (with no other project's data files: Meteor
-1.5's lists are read from the user's jar), the `meteor` command, and the compiled core wherever a
-C compiler is present (else pure Python, with a one-line notice and no compiler warnings).
+"""`pip install ".[app]"` into a fresh venv gives the package (with no other project's data files:
+Meteor 1.5's lists are read from the user's jar), the `meteor` command, the explorer, which
+`meteor app` starts from any folder, and the compiled core wherever a C compiler is present (else
+pure Python, with a one-line notice and no compiler warnings).
 
 Offline and quick: the fresh venv is made without pip and sees the test run's own site-packages
 through a .pth file (so pip, setuptools and the dependencies are already there: nothing is
@@ -13,10 +14,12 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
 
+from browser import CHROMIUM, browser_page, require_browser, streamlit_server
 from conftest import DEMO, ROOT
 from meteor_core import _accel
 
@@ -28,10 +31,12 @@ def _run(args, cwd, env_extra=None, **kw):
 
 
 def _install(tmp, env_extra=None):
-    """`pip install -v .` of a copy of the sources into a fresh venv: (venv dir, pip's output)."""
+    """`pip install -v ".[app]"` of a copy of the sources into a fresh venv: (venv dir, pip's output)."""
     source = tmp / "src"
-    shutil.copytree(ROOT / "meteor_core", source / "meteor_core", ignore=shutil.ignore_patterns("__pycache__", "*.so", "_accel_manifest.json"))
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for folder in ("meteor_core", "app_pages", "components", "demo"):
+        shutil.copytree(ROOT / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "_accel_manifest.json"))
+    for name in ("pyproject.toml", "setup.py", "README.md", "app.py"):
         shutil.copy(ROOT / name, source / name)
     venv = tmp / "venv"
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp)
@@ -40,7 +45,7 @@ def _install(tmp, env_extra=None):
     purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp)
     (Path(purelib.stdout.strip()) / "reuse-test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     pip = _run([str(python), "-m", "pip", "install", "-v", "--no-index", "--no-build-isolation", "--no-cache-dir",
-                "--disable-pip-version-check", str(source)], cwd=tmp, env_extra=env_extra)
+                "--disable-pip-version-check", f"{source}[app]"], cwd=tmp, env_extra=env_extra)
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     return venv, pip.stdout + pip.stderr
 
@@ -94,6 +99,69 @@ def test_meteor_command_equals_python_m_meteor_core(installed):
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout.startswith("METEOR = ") and "signature meteor|preset:meteor15|" in ours.stdout
     assert ours.stdout == checkout.stdout
+
+
+def _wheel_names(tmp: Path) -> set[str]:
+    """The files of the wheel built from the copied sources."""
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-index", "--no-build-isolation", "--no-deps", "--no-cache-dir",
+                  "--disable-pip-version-check", "-w", str(tmp / "wheel"), str(tmp / "src")], cwd=tmp)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    (wheel,) = (tmp / "wheel").glob("meteor_explorer-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        return set(z.namelist())
+
+
+def test_the_wheel_carries_the_explorer_inside_its_own_package(installed):
+    _, tmp, _ = installed
+    names = _wheel_names(tmp)
+    expected = {"meteor_explorer/app.py"}
+    for folder in ("app_pages", "components", "demo"):
+        expected |= {f"meteor_explorer/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / folder).rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts}
+    assert expected <= names, sorted(expected - names)
+    assert any(n.startswith("meteor_explorer/demo/ted-slk-eng/") for n in names)
+    # every package of meteor_core (a new subpackage must be listed in pyproject.toml)
+    for init in (ROOT / "meteor_core").rglob("__init__.py"):
+        assert f"{init.relative_to(ROOT).as_posix()}" in names
+    # no generic top-level names in site-packages: every file is under the project's own packages
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"meteor_core", "meteor_explorer", next(t for t in tops if t.endswith(".dist-info"))}
+
+
+def test_meteor_app_starts_the_installed_explorer_from_any_folder(installed):
+    """`meteor app` from a folder far from any checkout: streamlit serves the installed copy;
+    with a browser, the page loads and shows the explorer."""
+    venv, tmp, _ = installed
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    with streamlit_server(launch=[str(venv / "bin" / "meteor"), "app"], cwd=elsewhere, env=env) as (url, proc):
+        # the same process (exec), now streamlit running the installed app.py
+        command = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
+        script = command[command.index(b"run") + 1]
+        assert b"streamlit" in command and script.startswith(str(venv).encode())
+        assert script.endswith(b"meteor_explorer/app.py")
+        if os.path.exists(CHROMIUM) or os.environ.get("METEOR_REQUIRE_BROWSER") == "1":  # (else: served is enough)
+            require_browser()
+            with browser_page() as (page, errors):
+                page.goto(url)
+                page.wait_for_selector("h1", timeout=60_000)
+                assert page.title() == "METEOR Explorer"
+                # the compare page opens on the bundled TED demo: its data came along
+                page.goto(url + "/compare")
+                page.wait_for_function("() => document.body.innerText.includes('sys2')", timeout=120_000)
+                assert not page.locator("[data-testid='stException']").count() and not errors
+
+
+def test_meteor_app_without_streamlit_says_how_to_install_it(tmp_path):
+    """A venv with meteor_core only (no streamlit visible): one line naming the extra."""
+    venv = tmp_path / "bare"
+    assert _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path).returncode == 0
+    out = _run([str(venv / "bin" / "python"), "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                "from meteor_core.cli import main; sys.exit(main(['app']))", str(ROOT)], cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == ("error: the explorer needs streamlit, which is not installed: "
+                                  "pip install 'meteor-explorer[app]'")
 
 
 def test_the_installed_package_runs_compiled(installed):

@@ -1,5 +1,6 @@
 """Scoring in several processes and streaming: the same results as one job, in the same order,
 with memory bounded by a window (meteor_core.parallel, score_segments, the CLI's --jobs)."""
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -8,6 +9,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from conftest import ROOT, ted_lines
@@ -284,6 +286,77 @@ def test_cli_into_a_closed_pipe(ted_files):
     assert out.stdout.splitlines()[0].startswith("segment\tscore") and len(out.stdout.splitlines()) == 2
     assert "Traceback" not in out.stderr and "Error" not in out.stderr, out.stderr
 
+
+
+def _descendants(pid: int) -> list[int]:
+    table: dict[int, list[int]] = {}
+    for line in subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout.splitlines():
+        child, parent = map(int, line.split())
+        table.setdefault(parent, []).append(child)
+    stack, found = [pid], []
+    while stack:
+        children = table.get(stack.pop(), [])
+        found += children
+        stack += children
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_with_two_jobs_ends_every_process_at_once(tmp_path):
+    """Issue 30, item 5: SIGINT to a --jobs 2 run of 30,000 lines, at a random moment, many times,
+    as a terminal sends it (to the whole process group) and as kill -INT does (to the parent
+    alone). Every run ends with "interrupted" and status 130 within a second (bounded at 2 s
+    here against a loaded machine), and no worker outlives it. Formerly about 1 run in 5 hung with
+    a worker blocked writing to a pipe (to the parent alone: most runs, the signal waiting for
+    the next result), or the interrupt was dropped inside a gc callback and the run went on."""
+    import random
+    import signal
+
+    lines = 30_000
+    for name, source in (("h", CLI_HYPS), ("r", CLI_REFS)):
+        (tmp_path / name).write_text("\n".join((source * (lines // len(source) + 1))[:lines]) + "\n",
+                                     encoding="utf-8")
+    rng = random.Random(30)
+    took, outcomes = [], []
+    for k in range(12):
+        to_group = k % 2 == 0
+        proc = subprocess.Popen([sys.executable, "-m", "meteor_core", "--hyp", str(tmp_path / "h"), "--ref",
+                                 str(tmp_path / "r"), "--jobs", "2", "--format", ("tsv", "jsonl", "text")[k % 3]],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        finished: list = []
+        reader = threading.Thread(target=lambda: finished.append(proc.communicate()), daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 30
+        while len(_descendants(proc.pid)) < 2 and time.monotonic() < deadline:  # the pool is up
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.0, 1.0))
+        workers = _descendants(proc.pid)
+        start = time.monotonic()
+        try:
+            (os.killpg if to_group else os.kill)(proc.pid, signal.SIGINT)
+        except ProcessLookupError:
+            continue  # it finished first
+        reader.join(10)
+        took.append(time.monotonic() - start)
+        survivors = [pid for pid in workers if _running(pid)]
+        if reader.is_alive() or survivors:
+            for pid in [proc.pid, *survivors]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            reader.join(10)
+        outcomes.append((to_group, proc.returncode, finished[0][1].decode().strip() if finished else "(hung)",
+                         survivors, round(took[-1], 2)))
+    assert len(outcomes) >= 8, outcomes  # most runs were interrupted (the rest finished first)
+    assert all(code == 130 and err == "interrupted" and not left and t < 2.0
+               for _, code, err, left, t in outcomes), outcomes
 
 
 def test_compare_and_explain_commands_take_jobs(tmp_path, capsys, small_chunks):

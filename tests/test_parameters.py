@@ -85,7 +85,7 @@ def test_cli_outputs_are_strict_json_and_tsv(tmp_path):
     assert len(rows) == 4 and rows[2]["score"] == 0.0
     tsv = run_cli(*files, "--format", "tsv")
     lines = tsv.stdout.splitlines()  # header, 3 segments, corpus, signature
-    assert len(lines) == 6 and all(len(line.split("\t")) == 13 for line in lines[:5])
+    assert len(lines) == 6 and all(len(line.split("\t")) == 14 for line in lines[:5])  # (stopped_by last)
     jsonl_scores = [r["score"] for r in rows[:3]]
     assert [float(line.split("\t")[1]) for line in lines[1:4]] == pytest.approx(jsonl_scores, abs=0)  # exact
 

@@ -59,11 +59,14 @@ def test_metric_source_and_signature_columns(three):
     corpus = research_views.with_metrics(compare_views.corpus_table(c),
                                          {n: {"bleu": 10.0 + k} for k, n in enumerate(c.names)}, {"bleu": "BLEU"})
     assert list(corpus["BLEU"]) == [10.0, 11.0, 12.0]
+    assert list(corpus.columns[:3]) == ["system", "corpus METEOR", "BLEU"]  # beside METEOR, not off the right edge
     segments = compare_views.segment_table(c, "sys1", "rev", references, systems)
     shown = segments[segments["segment"].isin([3, 7])]
     sentence = {n: {"chrf": [float(k) for k in range(80)]} for n in c.names}
     with_scores = research_views.with_segment_metrics(shown, sentence, {"chrf": "chrF"})
     assert list(with_scores["rev chrF"]) == [2.0, 6.0]  # matched by segment number, not position
+    columns = list(with_scores.columns)
+    assert all(columns[columns.index(n) + 1] == f"{n} chrF" for n in c.names)  # each beside its METEOR
     sourced = research_views.with_sources(shown, [f"src {k}" for k in range(1, 81)])
     assert list(sourced.columns[:2]) == ["segment", "source"] and list(sourced["source"]) == ["src 3", "src 7"]
     assert research_views.with_sources(shown, None) is shown

@@ -114,3 +114,24 @@ def test_json_written_the_same_by_the_encoder_or_after_rewriting(monkeypatch):
     want = json.dumps(real(result.to_dict()), ensure_ascii=False)
     monkeypatch.setattr(safe_export, "strict_json_value", lambda v: pytest.fail("a scored segment rewritten"))
     assert json_text(result.to_dict()) == want
+
+
+def test_write_file_is_whole_or_nothing(tiny_disk):
+    """Issue 30, item 10: on a full disk an export was left truncated, and the good file that
+    was there before was destroyed."""
+    import os
+
+    from meteor_core.safe_export import write_file
+
+    folder, fill = tiny_disk
+    target = folder / "table.tex"
+    write_file(target, "good\n")
+    os.chmod(target, 0o640)
+    write_file(target, "better\n")
+    assert target.read_text() == "better\n" and os.stat(target).st_mode & 0o777 == 0o640
+    fill(free=2048)
+    with pytest.raises(OSError) as caught:
+        write_file(target, "x" * 40_000)
+    assert caught.value.errno == 28  # ENOSPC
+    assert target.read_text() == "better\n"
+    assert sorted(p.name for p in folder.iterdir()) == [".ballast", "table.tex"]  # no temporary file left

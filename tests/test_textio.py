@@ -16,9 +16,9 @@ from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode
 
 
 def test_dev_zero_is_refused_after_the_cap_not_read_to_the_end():
-    with pytest.raises(InputError, match="over the 20 MiB limit"):
+    with pytest.raises(InputError, match=r"over the 20 MiB \(20,971,520-byte\) limit"):
         read_segments("/dev/zero")
-    with pytest.raises(InputError, match="over the 20 MiB limit"):
+    with pytest.raises(InputError, match=r"over the 20 MiB \(20,971,520-byte\) limit"):
         list(iter_segments("/dev/zero"))
 
 
@@ -70,7 +70,7 @@ def test_fifo_sending_forever_is_cut_at_the_cap(tmp_path):
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        with pytest.raises(InputError, match="more than 20 MiB"):
+        with pytest.raises(InputError, match=r"more than 20,971,520 bytes: over the 20 MiB \(20,971,520-byte\) limit"):
             read_segments(fifo)
     finally:
         stop.set()
@@ -87,8 +87,10 @@ def test_directories_and_missing_files(tmp_path):
 def test_regular_file_larger_than_the_cap(tmp_path):
     big = tmp_path / "big.txt"
     with open(big, "wb") as f:
-        f.truncate(MAX_FILE_BYTES + 1)  # sparse: costs no disk
-    with pytest.raises(InputError, match=r"20.0 MiB is over the 20 MiB limit"):
+        f.truncate(MAX_FILE_BYTES + 10)  # sparse: costs no disk
+    # issue 30, item 17: this read "20.0 MiB is over the 20 MiB limit"
+    with pytest.raises(InputError, match=r"big.txt: 20.0 MiB \(20,971,530 bytes\) is over the 20 MiB "
+                                         r"\(20,971,520-byte\) limit"):
         read_segments(big)
 
 
@@ -261,8 +263,8 @@ def test_cli_refuses_dev_zero_and_a_silent_fifo_in_one_line(tmp_path):
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    for args, message in [(["--hyp", "/dev/zero", "--ref", "/dev/zero"], "over the 20 MiB limit"),
-                          (["compare", "--table", "/dev/zero"], "over the 20 MiB limit"),
+    for args, message in [(["--hyp", "/dev/zero", "--ref", "/dev/zero"], "over the 20 MiB (20,971,520-byte) limit"),
+                          (["compare", "--table", "/dev/zero"], "over the 20 MiB (20,971,520-byte) limit"),
                           (["--hyp", str(fifo), "--ref", str(fifo)], "no data for 0.5 s")]:
         out = subprocess.run([sys.executable, "-c", "import sys; from meteor_core import textio; "
                               "textio.STREAM_IDLE_SECONDS = 0.5; from meteor_core.cli import main; sys.exit(main())",

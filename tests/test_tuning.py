@@ -171,7 +171,13 @@ def test_agree_cli_text_and_custom_configuration(tmp_path):
     ([{"system": s, "seg_id": 1, "hypothesis": "a", "reference": "a", "human": 1} for s in "AB"], [], "every human score"),
     (None, ["--human", "mqm", "--metrics", "rouge"], "unknown metric(s) rouge"),
     (None, ["--human", "mqm", "--tune", "delta"], "tune it with --preset meteor15"),
-    (None, ["--human", "mqm", "--tune", "alpha", "--steps", "1"], "steps must be >= 2"),
+    (None, ["--human", "mqm", "--tune", "alpha", "--steps", "1"], "--steps must be from 2 to 41"),
+    # issue 30, items 12 and 17: the pages' caps, the seed range of compare, and a time budget
+    (None, ["--human", "mqm", "--tune", "alpha,beta,gamma", "--steps", "200"], "--steps must be from 2 to 41 (grid values per parameter); got 200"),
+    (None, ["--human", "mqm", "--samples", "10000000"], "bootstrap samples must be a whole number from 1 to 10,000"),
+    (None, ["--human", "mqm", "--seed", "99999999999"], "the bootstrap seed must be a whole number from 0 to 4,294,967,295"),
+    (None, ["--human", "mqm", "--tune", "alpha,beta,gamma", "--steps", "41", "--time-limit", "0.5"],
+     "stopped after 0.5 s (--time-limit; 0 for no limit)"),
 ])
 def test_agree_cli_errors_are_one_line(tmp_path, capsys, rows, args, message):
     rows = rows if rows is not None else mqm_rows(below=86)

@@ -117,7 +117,7 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         at.setdefault(w, []).append(i)
     use_exact, use_stem, use_synonym = ("exact" in stages), ("stem" in stages), ("synonym" in stages)
     if use_stem:
-        stem = resources.stemmer(config.stemmer)
+        stem = resources.stemmer(config.stemmer, config.language)
         at_stem: dict[str, list[str]] = {}  # stem -> the hyp words that have it
         for w in at:
             at_stem.setdefault(stem(w), []).append(w)
@@ -177,7 +177,7 @@ def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
 
 
 def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
-    path = str(jar_resources.paraphrase_path()) if config.paraphrase_table == "jar" else config.paraphrase_table
+    path = str(jar_resources.paraphrase_path(config.language)) if config.paraphrase_table == "jar" else config.paraphrase_table
     return jar_resources.paraphrase_table(path)
 
 
@@ -473,7 +473,7 @@ def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: M
         if path[5] is not None:
             chosen.append(path[5])
         path = path[3]
-    stem = resources.stemmer(config.stemmer) if "stem" in config.stages else None
+    stem = resources.stemmer(config.stemmer, config.language) if "stem" in config.stages else None
     out = []
     for j, (i, nh, nr, _, stage, _) in chosen:
         via = hyp[i] if stage == _EXACT else _via(stage, hyp, ref, i, j, nh, nr, stem, config)

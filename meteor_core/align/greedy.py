@@ -119,7 +119,7 @@ def align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
                 hyp_pos, hyp_words, ref_pos, ref_words, stage, matches)
         elif stage == "stem":
             # NLTK's quirk: the left-over words are *replaced* by their stems from here on.
-            stem = resources.stemmer(config.stemmer)
+            stem = resources.stemmer(config.stemmer, config.language)
             hyp_pos, hyp_words, ref_pos, ref_words = _same_word_pass(
                 hyp_pos, list(map(stem, hyp_words)), ref_pos, list(map(stem, ref_words)), stage, matches)
         elif config.synonym_lookup == "stems":

@@ -20,7 +20,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
     fixed: list[tuple[int, int]] = []
     matches: list[tuple] = []  # Match's fields as plain tuples (see Alignment)
     proven = True
-    stem = resources.stemmer(config.stemmer)
+    stem = resources.stemmer(config.stemmer, config.language) if "stem" in config.stages else None
     for stage in config.stages:
         if not free_h or not free_r:
             break
@@ -95,7 +95,7 @@ def _index(keys_by_position) -> dict[str, list[int]]:
 def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
     """Hypothesis position -> reference positions the synonym stage may pair it with."""
     if config.synonym_lookup == "stems":  # NLTK's relation: ref stem is a lemma of a hyp-stem synset
-        stem = resources.stemmer(config.stemmer)
+        stem = resources.stemmer(config.stemmer, config.language)
         by_stem = _index((j, stem(ref[j])) for j in free_r)
         out = {}
         for i in free_h:

@@ -32,8 +32,10 @@ from scipy import stats as scipy_stats
 from ..config import PRESET_NAMES, MeteorConfig
 from ..scorer import SegmentTooLong, score
 from . import sacrebleu_metrics
+from .compare import check_samples
 from .correlation import Pairs, kendall_b, pairwise_accuracy, pearson, spearman
 from .judgments import JudgedTable, row_indices
+from . import verdict
 from .significance import holm
 from .stat_arrays import COLUMNS, meteor_scores, stat_matrix
 
@@ -111,12 +113,13 @@ def score_sacrebleu(table: JudgedTable, name: str, progress: Progress | None = N
                         sign * sentence, stats, sacrebleu_name=name)
 
 
-def score_metric(table: JudgedTable, metric: str | MeteorConfig, progress: Progress | None = None) -> MetricScores:
-    """A metric by name (a METEOR preset, bleu, chrf, ter) or a METEOR configuration."""
+def score_metric(table: JudgedTable, metric: str | MeteorConfig, progress: Progress | None = None,
+                 language: str = "en") -> MetricScores:
+    """A metric by name (a METEOR preset, in ``language``; bleu, chrf, ter) or a METEOR configuration."""
     if isinstance(metric, MeteorConfig):
         return score_meteor(table, metric, progress=progress)
     if metric in PRESET_NAMES:
-        return score_meteor(table, MeteorConfig.preset(metric), progress=progress)
+        return score_meteor(table, MeteorConfig.preset(metric, language=language), progress=progress)
     if metric in sacrebleu_metrics.METRICS:
         return score_sacrebleu(table, metric, progress)
     raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(METRIC_NAMES)}")
@@ -312,8 +315,13 @@ class PairedTest:
     p_holm: float = float("nan")
 
     @property
+    def p_verdict(self) -> float:
+        """The p-value a verdict reads: Holm-adjusted when the test is one of several pairs."""
+        return self.p_value if np.isnan(self.p_holm) else self.p_holm
+
+    @property
     def significant(self) -> bool:
-        return bool(self.p_value < 0.05)
+        return verdict.significant(self.p_verdict, self.ci_low, self.ci_high)
 
     def to_dict(self) -> dict:
         return {"measure": self.measure, "a": self.a, "b": self.b,
@@ -378,8 +386,7 @@ def agreement(table: JudgedTable, metrics: Sequence[MetricScores], samples: int 
               seed: int = DEFAULT_SEED, progress: Progress | None = None) -> AgreementReport:
     """Every figure of every metric with 95% bootstrap intervals (``samples`` resamplings of the
     seg_ids, the same for every metric)."""
-    if samples < 1:
-        raise ValueError("samples must be >= 1")
+    samples, seed = check_samples(samples, seed)  # the bounds of every bootstrap here
     if not metrics:
         raise ValueError("no metric to correlate")
     layout = RowLayout.of(table)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..config import MeteorConfig
 from ..scorer import CorpusResult, SegmentResult, score_corpus
+from . import verdict
 from .stat_arrays import meteor_scores
 from .stat_arrays import stat_matrix as _stat_rows
 
@@ -116,11 +117,20 @@ class BootstrapResult:
     def to_dict(self) -> dict:
         return dict(self.__dict__)
 
+    @property
+    def significant(self) -> bool:
+        return verdict.significant(self.p_value, self.ci_low, self.ci_high)
+
     def summary(self) -> str:
-        verdict = "significant" if self.p_value < 0.05 else "not significant"
+        if self.significant:
+            said = "significant"
+        elif self.p_value < verdict.LEVEL:
+            said = "not significant (the 95% interval contains 0)"
+        else:
+            said = "not significant"
         return (f"{self.system} - {self.baseline} = {self.delta:+.4f} "
                 f"(95% CI {self.ci_low:+.4f} .. {self.ci_high:+.4f}), p = {self.p_value:.4f}: "
-                f"{verdict} at 0.05 ({self.samples} paired bootstrap samples, seed {self.seed})")
+                f"{said} at 0.05 ({self.samples} paired bootstrap samples, seed {self.seed})")
 
 
 def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,

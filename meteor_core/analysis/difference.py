@@ -15,12 +15,14 @@ from ..scorer import score, score_corpus
 
 # factor -> the MeteorConfig fields it covers (every field but ``name``, so the walk ends at B)
 FACTORS: dict[str, tuple[str, ...]] = {
+    "language": ("language",),
+    "unicode form": ("normalize",),
     "tokenisation": ("tokenizer", "lowercase"),
     "stemmer": ("stemmer",),
     "synonym resource": ("synonym_lookup", "synonym_source"),
     "stages": ("stages", "paraphrase_table"),
     "alignment search": ("aligner",),
-    "scoring formula": ("scoring",),
+    "scoring formula": ("scoring", "task", "char_based"),
     "module weights": ("module_weights",),
     "delta": ("delta", "function_words"),
     "alpha": ("alpha",),
@@ -92,16 +94,22 @@ def _walk(config_a: MeteorConfig, config_b: MeteorConfig, order: Sequence[str] |
     first = evaluate(config_a)
     terms_a = _terms(first)
     previous, current, steps = first.score, config_a, []
+    pending: list[str] = []  # factors whose change alone is no valid configuration (taken with the next)
     for factor in order:
         fields = FACTORS[factor]
         if all(getattr(current, f) == getattr(config_b, f) for f in fields):
             continue
-        change = "; ".join(f"{f} {_show(getattr(current, f))} → {_show(getattr(config_b, f))}"
-                           for f in fields if getattr(current, f) != getattr(config_b, f))
-        current = replace(current, **{f: getattr(config_b, f) for f in fields})
+        pending.append(factor)
+        changed = [f for name in pending for f in FACTORS[name] if getattr(current, f) != getattr(config_b, f)]
+        try:  # e.g. German with the Porter stemmer, a paraphrase stage without the beam: not a METEOR
+            nxt = replace(current, **{f: getattr(config_b, f) for f in changed})
+        except ValueError:
+            continue
+        change = "; ".join(f"{f} {_show(getattr(current, f))} → {_show(getattr(config_b, f))}" for f in changed)
+        current = nxt
         result = evaluate(current)
-        steps.append(Step(factor, change, result.score, result.score - previous, _terms(result), current))
-        previous = result.score
+        steps.append(Step(" + ".join(pending), change, result.score, result.score - previous, _terms(result), current))
+        previous, pending = result.score, []
     last = evaluate(config_b) if steps else first
     return Difference(config_a, config_b, first.score, last.score, terms_a, _terms(last), order, steps, first, last)
 
@@ -124,6 +132,8 @@ def explain_corpus_difference(hypotheses: Sequence[str], references: Sequence[Se
 
 
 WHY = {
+    "language": "the language sets the stemmer, the function words and the tokeniser's rules",
+    "unicode form": "one composes decomposed accents (Unicode NFC) before reading the text, the other does not",
     "tokenisation": "the two read the text into different tokens",
     "stemmer": "the stemmers conflate different word forms",
     "synonym resource": "synonyms are looked up differently (words vs NLTK's Porter stems, WordNet vs the jar's files)",
@@ -138,21 +148,37 @@ WHY = {
 }
 
 
+def _why(step_factor: str) -> str:
+    """Why a step's factor matters (a step that had to take several factors at once names each)."""
+    return "; ".join(WHY[f] for f in step_factor.split(" + "))
+
+
 def summarise(d: Difference) -> str:
-    """Plain-language account of the waterfall, biggest factor first."""
+    """Plain-language account of the waterfall, biggest factor first. Every number is a step's
+    share as the tables show it (4 decimals); a share that shows as zero is never said to make the
+    gap, and "most of the gap" is said only of a step that moves the score the way the whole gap
+    goes and makes at least half of it."""
+    head = (f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
+            f"(difference {number(d.total, signed=True)}).")
     if not d.steps:
-        return f"The two configurations score the same way: {d.score_a:.4f}."
+        return f"The two configurations score the same way: {number(d.score_a)}."
     ranked = sorted(d.steps, key=lambda s: -abs(s.delta))
-    top = ranked[0]
-    lead = ("most of the gap" if abs(top.delta) >= 0.5 * sum(abs(s.delta) for s in d.steps) else "the largest part")
-    words = [f"{d.config_b.name} scores {number(d.score_b)} and {d.config_a.name} {number(d.score_a)} "
-             f"(difference {number(d.total, signed=True)}). Going from {d.config_a.name} to {d.config_b.name}, "
-             f"{lead} ({number(top.delta, signed=True)}) comes from {top.factor}: {WHY[top.factor]} ({top.change})."]
     # "No visible difference" only for what shows as zero at the 4 decimals every table uses.
-    rest = [s for s in ranked[1:] if not rounds_to_zero(s.delta)]
-    if rest:
-        words.append("Then " + ", ".join(f"{s.factor} {number(s.delta, signed=True)}" for s in rest) + ".")
-    silent = [s.factor for s in ranked[1:] if rounds_to_zero(s.delta)]
+    visible = [s for s in ranked if not rounds_to_zero(s.delta)]
+    silent = [s.factor for s in ranked if rounds_to_zero(s.delta)]
+    words = [head]
+    if not visible:
+        words.append(f"No factor changes the score visibly here: {', '.join(silent)} "
+                     f"{'each make' if len(silent) > 1 else 'makes'} less than 0.00005 of a difference.")
+        return " ".join(words)
+    top = visible[0]
+    same_way = all(s.delta * d.total >= 0 for s in visible)
+    lead = ("most of the gap" if same_way and not rounds_to_zero(d.total) and abs(top.delta) >= 0.5 * abs(d.total)
+            else "the largest step")
+    words.append(f"Going from {d.config_a.name} to {d.config_b.name}, {lead} ({number(top.delta, signed=True)}) "
+                 f"comes from {top.factor}: {_why(top.factor)} ({top.change}).")
+    if visible[1:]:
+        words.append("Then " + ", ".join(f"{s.factor} {number(s.delta, signed=True)}" for s in visible[1:]) + ".")
     if silent:
         words.append(f"Changing {', '.join(silent)} makes no visible difference here.")
     words.append(f"Factors taken in this order: {', '.join(s.factor for s in d.steps)}; "

@@ -8,19 +8,26 @@ out (``heldout`` or ``test``). JSONL, TSV or CSV, gzipped or not. An empty human
 (empty cell, JSON null, NA, NaN) is *missing*: the row is scored but left out of correlations.
 
 Every problem is an ``InputError`` with a one-line message naming the file and the row (rows
-counted from 1, the header and blank lines left out).
+counted from 1, the header and blank lines left out). No row is ever dropped: a table is read
+whole (every member of a multi-member gzip file; a truncated one is refused) or refused.
+
+Values: the text columns (system, hypothesis, reference…, source) hold text; a JSON number,
+true/false, list or object there is refused, not scored as its ``str()``. A seg_id is text or a
+JSON number, and a JSON number names its segment by value (84 and 84.0 are one segment, "84");
+two seg_ids written as text that name the same number in different ways ("84" and "84.0", "7"
+and "007") are refused rather than taken for two segments. Human scores are numbers within
+±``MAX_HUMAN_SCORE``: larger ones (a 400-digit integer, ±1.7e308) are refused, since means and
+correlations of them overflow.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..textio import MAX_FILE_BYTES, InputError, read_capped, table_rows
+from ..textio import InputError, gunzip_capped, json_kind, read_capped, table_rows
 
 DEFAULT_HUMAN = "human"
 TEXT_COLUMNS = ("system", "seg_id", "hypothesis", "reference")
@@ -29,6 +36,9 @@ _MORE_REFERENCES = re.compile(r"reference(\d+)$")
 MISSING = {"", "na", "n/a", "nan", "null", "none"}  # human-score cells that mean "not rated"
 TRAIN, HELDOUT = "train", "heldout"
 _SPLIT_VALUES = {"train": TRAIN, "heldout": HELDOUT, "held-out": HELDOUT, "test": HELDOUT}
+# The largest human score taken, either sign: squares and sums of 100,000 of them stay far below
+# the largest float (1.8e308), so means and correlations cannot overflow.
+MAX_HUMAN_SCORE = 1e100
 
 
 @dataclass(frozen=True)
@@ -99,33 +109,28 @@ def row_indices(keep) -> np.ndarray:
 
 
 def _number(value) -> float:
-    """A human-score cell as a float; NaN when missing; ValueError when it is not a number."""
+    """A human-score cell as a float; NaN when missing; ValueError when it is not a number or
+    not within ±MAX_HUMAN_SCORE (an integer too large for a float included)."""
     if value is None:
         return math.nan
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(value)
-    if isinstance(value, (int, float)):
-        number = float(value)
-    else:
-        text = str(value).strip()
+    if isinstance(value, str):
+        text = value.strip()
         if text.lower() in MISSING:
             return math.nan
-        number = float(text)
-    if math.isinf(number):
-        raise ValueError(value)
+        value = text
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond the floats
+        raise _OutOfRange(value) from None
+    if not abs(number) <= MAX_HUMAN_SCORE:  # (a NaN as text is MISSING above; JSON has none)
+        raise _OutOfRange(value)
     return number
 
 
-def _gunzip(data: bytes, name: str) -> bytes:
-    """Decompress, refusing more than the file limit (a small .gz can expand enormously)."""
-    try:
-        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        out = inflater.decompress(data, MAX_FILE_BYTES + 1)
-    except zlib.error as exc:
-        raise InputError(f"{name}: not a readable gzip file ({exc})") from None
-    if len(out) > MAX_FILE_BYTES:
-        raise InputError(f"{name}: over {MAX_FILE_BYTES // 2**20} MiB once decompressed")
-    return out
+class _OutOfRange(ValueError):
+    """A number, but beyond ±MAX_HUMAN_SCORE."""
 
 
 def read_table(data: bytes, name: str) -> RawTable:
@@ -133,11 +138,48 @@ def read_table(data: bytes, name: str) -> RawTable:
     table reader (the csv module's quoting, header checks, repeated keys refused); a JSON number
     or null is a value here (a score, a missing one), not an error."""
     if name.lower().endswith(".gz"):
-        data, name = _gunzip(data, name), name[:-3]
+        data, name = gunzip_capped(data, name), name[:-3]
     header, rows = table_rows(data, name, text_only=False)
     if not rows:
         raise InputError(f"{name}: no rows (only a header?)")
     return RawTable(name, header, rows)
+
+
+def _text(value, column: str, place: str, name: str) -> str:
+    """A text column's value; a JSON number, true/false, list or object is refused."""
+    if not isinstance(value, str):
+        raise InputError(f"{name}: {place}, column {column!r}: {json_kind(value)}, not text; write it as a "
+                         "JSON string")
+    return value
+
+
+def _seg_id(value, place: str, name: str) -> str:
+    """A seg_id as text: a JSON number by its value (84 and 84.0 are "84"), text as written."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(f"{name}: {place}, column 'seg_id': {json_kind(value)}; a seg_id is text or a number")
+
+
+def _check_seg_id_spellings(seg_ids: list[str], name: str) -> None:
+    """Refuse two seg_ids that are one number written two ways ("84" and "84.0", "7" and "007"):
+    taken as text they would be two segments, quietly."""
+    first: dict[float, tuple[str, int]] = {}
+    for row, seg_id in enumerate(seg_ids, start=1):
+        try:
+            value = float(seg_id)
+        except (ValueError, OverflowError):
+            continue
+        if not math.isfinite(value):
+            continue
+        seen, seen_row = first.setdefault(value, (seg_id, row))
+        if seen != seg_id:
+            raise InputError(f"{name}: the seg_ids {seen!r} (row {seen_row}) and {seg_id!r} (row {row}) are the same "
+                             "number written two ways; write each segment's seg_id one way (as it stands they "
+                             "would be two segments)")
 
 
 def _segment_order(seg_ids) -> tuple[str, ...]:
@@ -176,7 +218,7 @@ def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | 
             value = row.get(column)
             if value is None or (column != "hypothesis" and str(value).strip() == ""):
                 raise InputError(f"{name}: {place} has no {column}")
-            texts[column] = str(value)
+            texts[column] = _seg_id(value, place, name) if column == "seg_id" else _text(value, column, place, name)
         key = (texts["system"], texts["seg_id"])
         if key in seen:
             raise InputError(f"{name}: {place} repeats system {key[0]!r} on seg_id {key[1]!r} "
@@ -184,9 +226,10 @@ def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | 
         seen[key] = place
         try:
             score = _number(row.get(human))
-        except (TypeError, ValueError):
-            raise InputError(f"{name}: the human-score column {human!r} must hold numbers; {place} has "
-                             f"{str(row.get(human))[:40]!r} (leave a cell empty when a row is not rated)") from None
+        except (TypeError, ValueError) as exc:
+            within = f" within ±{MAX_HUMAN_SCORE:.0e}" if isinstance(exc, _OutOfRange) else ""
+            raise InputError(f"{name}: the human-score column {human!r} must hold numbers{within}; {place} has "
+                             f"{_shown(row.get(human))} (leave a cell empty when a row is not rated)") from None
         if split_column is not None:
             value = str(row.get(split_column) or "").strip().lower()
             if value not in _SPLIT_VALUES:
@@ -196,9 +239,13 @@ def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | 
         systems.append(texts["system"])
         seg_ids.append(texts["seg_id"])
         hyps.append(texts["hypothesis"])
-        refs.append(tuple(str(row[c]) for c in reference_columns if str(row.get(c) or "").strip()))
+        refs.append(tuple(_text(row[c], c, place, name) for c in reference_columns if row.get(c) is not None
+                          and str(row[c]).strip()))
+        if row.get(SOURCE_COLUMN) is not None:
+            _text(row[SOURCE_COLUMN], SOURCE_COLUMN, place, name)
         scores.append(score)
 
+    _check_seg_id_spellings(seg_ids, name)
     human_scores = np.array(scores, dtype=np.float64)
     rated = ~np.isnan(human_scores)
     if not rated.any():
@@ -212,6 +259,15 @@ def judged_table(raw: RawTable, human: str = DEFAULT_HUMAN, split_column: str | 
                          "constant judgments cannot agree or disagree with a metric")
     return JudgedTable(tuple(systems), tuple(seg_ids), tuple(hyps), tuple(refs), human_scores, human,
                        tuple(split) if split_column is not None else None, name, _segment_order(seg_ids))
+
+
+def _shown(value) -> str:
+    """A cell for a message: at most 40 characters, a long number by its length."""
+    text = str(value)
+    if len(text) > 40:
+        digits = sum(c.isdigit() for c in text)
+        return f"{text[:20]!r}… ({len(text):,} characters{f', {digits:,} digits' if digits > 20 else ''})"
+    return repr(text)
 
 
 def load_judgments(data: bytes, name: str, human: str = DEFAULT_HUMAN, split_column: str | None = None) -> JudgedTable:

@@ -26,6 +26,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import verdict
 from .compare import (
     DEFAULT_SAMPLES, DEFAULT_SEED, BootstrapResult, SystemComparison, paired_bootstrap, sample_scores, stat_matrix)
 
@@ -105,8 +106,8 @@ class RandomizationResult:
         return dict(self.__dict__)
 
     def summary(self) -> str:
-        verdict = "significant" if self.p_value < 0.05 else "not significant"
-        return (f"{self.system} - {self.baseline} = {self.delta:+.4f}, p = {self.p_value:.4f}: {verdict} at 0.05 "
+        said = "significant" if verdict.significant(self.p_value) else "not significant"
+        return (f"{self.system} - {self.baseline} = {self.delta:+.4f}, p = {self.p_value:.4f}: {said} at 0.05 "
                 f"(paired approximate randomization, {self.trials} trials, seed {self.seed})")
 
 

@@ -94,9 +94,10 @@ def _scores_1x(sums, config, alpha, beta, gamma, delta, chunks, hyp_len, ref_len
     recall = np.where(ref_l != 0, ref_m / ref_l, 0.0)
     both = (precision != 0) & (recall != 0)
     fmean = np.where(both, 1.0 / ((1.0 - alpha) / precision + alpha / recall), 0.0)
-    hyp_words, ref_words = _matched_words(sums, "hyp"), _matched_words(sums, "ref")
-    words = hyp_words + ref_words
+    hyp_total, ref_total = _matched_words(sums, "hyp"), _matched_words(sums, "ref")
+    words = (_column(sums, "hyp_words_matched") + _column(sums, "ref_words_matched") if config.char_based
+             else hyp_total + ref_total)  # (character-based: totals in characters, words kept apart)
     fragmentation = np.where(words != 0, chunks / (words / 2), 0.0)
-    perfect = (hyp_words == hyp_len) & (ref_words == ref_len) & (chunks == 1)
+    perfect = (hyp_total == hyp_len) & (ref_total == ref_len) & (chunks == 1)
     penalty = gamma * np.where(perfect, 0.0, fragmentation) ** beta
     return np.maximum(fmean * (1.0 - penalty), 0.0)

@@ -30,6 +30,7 @@ from .stat_arrays import RESCORABLE, meteor_scores
 
 DEFAULT_OBJECTIVE = "segment.kendall"
 DEFAULT_STEPS = 11
+MAX_STEPS = 41  # as the agreement page allows: 42^3 grid points for three parameters
 # The grid spans the library's ranges, but β stops at 5: over the library's 0-10, 11 values would
 # step by 1 and miss the low β that Meteor 1.5 uses (0.2); above 5 the penalty only touches the
 # most fragmented sentences.
@@ -48,8 +49,9 @@ def parse_parameters(text: str) -> tuple[str, ...]:
 
 def default_grid(defaults: dict[str, float], parameters: Sequence[str], steps: int = DEFAULT_STEPS) -> dict[str, np.ndarray]:
     """``steps`` evenly spaced values per parameter over its range, plus its default value."""
-    if steps < 2:
-        raise ValueError("steps must be >= 2")
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 2 <= steps <= MAX_STEPS:
+        raise ValueError(f"steps (grid values per tuned parameter) must be a whole number from 2 to {MAX_STEPS}; "
+                         f"got {steps!r}"[:160])
     grid = {}
     for p in parameters:
         low, high = RANGES[p]

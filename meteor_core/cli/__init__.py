@@ -6,11 +6,13 @@ calls the library and formats the result.
     python -m meteor_core explain ...   # why two configurations disagree (explain.py)
     python -m meteor_core agree ...     # agreement with human judgments, tuning (agree.py)
     python -m meteor_core setup         # make WordNet 3.0 available to NLTK
+    python -m meteor_core app [streamlit options]   # start the explorer (app.py)
     python -m meteor_core info          # the version and the compiled core's modules (also --version)
 
 Installed with pip, the `meteor` command is the same entry point (pyproject.toml).
 
-A subcommand module has ``configure(parser)`` and ``run(args) -> int``.
+A subcommand module has ``configure(parser)`` and ``run(args) -> int``; one with
+``PASS_THROUGH = True`` gets the arguments it does not know in ``args.passed_through``.
 The library never imports this package.
 """
 from __future__ import annotations
@@ -20,7 +22,9 @@ import importlib
 import os
 import sys
 
-from .common import VisibleText
+from ..parallel import stop_pools
+from .common import CheckedOutput, OutputError, VisibleText, fail, silence_stdout
+from .interrupt import interruptible, taken
 
 # subcommand -> (its module, one line of help). A module is imported only when its subcommand
 # is chosen: scoring need not load numpy.
@@ -30,6 +34,7 @@ COMMANDS = {
     "explain": ("explain", "why two configurations disagree, factor by factor"),
     "agree": ("agree", "agreement of METEOR, BLEU, chrF, TER with human judgments; tune METEOR on them"),
     "setup": ("setup", "make WordNet 3.0 available to NLTK"),
+    "app": ("app", "start the explorer (streamlit options follow)"),
     "info": ("info", "the version, and whether the compiled core is active"),
 }
 DEFAULT_COMMAND = "score"
@@ -68,10 +73,30 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stderr = VisibleText(stderr, keep="\r")  # messages name files; "\r" redraws a progress line
     try:
-        parser, module = _parser(argv[0])
-        args = parser.parse_args(argv)
-        if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
-            sys.stdout = VisibleText(stdout)
-        return module.run(args)
+        with interruptible():
+            try:
+                parser, module = _parser(argv[0])
+                if getattr(module, "PASS_THROUGH", False):  # (meteor app: streamlit's own options)
+                    args, unknown = parser.parse_known_args(argv)
+                    args.passed_through = unknown
+                else:
+                    args = parser.parse_args(argv)
+                sys.stdout = CheckedOutput(stdout)  # a full disk is one line, not a traceback
+                if getattr(args, "format", "text") == "text":  # tsv, jsonl and json are exact data
+                    sys.stdout = VisibleText(sys.stdout)
+                code = module.run(args)
+                sys.stdout.flush()  # (what is still buffered fails here, not at exit)
+                return code
+            except OutputError as exc:
+                silence_stdout()
+                return fail(str(exc))
+            except BrokenPipeError:  # the reader went away (e.g. piped into head): stop, say nothing
+                silence_stdout()
+                return 0
+            except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their queued work
+                taken()  # (a second Ctrl-C meanwhile is ignored)
+                stop_pools()
+                print("interrupted", file=stderr)
+                return 130  # the shell's code for a run ended by SIGINT
     finally:
         sys.stdout, sys.stderr = stdout, stderr

@@ -23,10 +23,13 @@ import sys
 from dataclasses import replace
 
 from ..analysis import agreement as agree
-from ..analysis import tuning
+from ..analysis import tuning, verdict
+from ..analysis.compare import MAX_SAMPLES, MAX_SEED, check_samples
 from ..analysis.judgments import DEFAULT_HUMAN, read_judgments
 from ..config import PARAMETER_RANGES
-from .common import USER_ERRORS, add_config_arguments, build_config, fail
+from ..config import PRESET_NAMES
+from ..notes import NOTE_SAMPLE, config_notes
+from .common import USER_ERRORS, add_config_arguments, add_time_limit_argument, build_config, fail, time_limit
 from .compare import format_table
 
 CUSTOM = "custom"
@@ -39,15 +42,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics", default=",".join(agree.METRIC_NAMES),
                         help=f"comma-separated, from {','.join(agree.METRIC_NAMES)} (default: all)")
     add_config_arguments(parser)
-    parser.add_argument("--samples", type=int, default=agree.DEFAULT_SAMPLES, help="bootstrap samples (default 1000)")
-    parser.add_argument("--seed", type=int, default=agree.DEFAULT_SEED)
+    parser.add_argument("--samples", type=int, default=agree.DEFAULT_SAMPLES,
+                        help=f"bootstrap samples (default {agree.DEFAULT_SAMPLES:,}, at most {MAX_SAMPLES:,})")
+    parser.add_argument("--seed", type=int, default=agree.DEFAULT_SEED, help=f"0 to {MAX_SEED:,}")
     parser.add_argument("--tune", help="parameters to tune, e.g. alpha,beta,gamma (and delta for meteor15)")
     parser.add_argument("--objective", default=tuning.DEFAULT_OBJECTIVE, choices=agree.MEASURES,
                         help=f"the figure tuning maximises on the training rows (default {tuning.DEFAULT_OBJECTIVE})")
     parser.add_argument("--steps", type=int, default=tuning.DEFAULT_STEPS,
-                        help=f"grid values per tuned parameter, plus its default (default {tuning.DEFAULT_STEPS})")
+                        help=f"grid values per tuned parameter, plus its default (default {tuning.DEFAULT_STEPS}, "
+                             f"at most {tuning.MAX_STEPS})")
     parser.add_argument("--split-column", help="column marking rows train or heldout (default: by seg_id)")
     parser.add_argument("--format", default="text", choices=["text", "json"])
+    add_time_limit_argument(parser)
 
 
 def _metric_list(text: str) -> list[str]:
@@ -75,20 +81,22 @@ def _progress(label: str):
     return show
 
 
-def _score_all(table, args):
+def _score_all(table, args, budget):
     """Every requested metric's scores, plus "custom" (the configuration the flags set) when any
     parameter flag is given; returns them and the scores tuning starts from."""
     names = _metric_list(args.metrics)
-    scored = [agree.score_metric(table, name, _progress(f"scoring {name}")) for name in names]
+    scored = [agree.score_metric(table, name, budget.progress(_progress(f"scoring {name}")), language=args.lang)
+              for name in names]
     tuned_from = None
     config = build_config(args)
     if _has_overrides(args):
-        custom = agree.score_meteor(table, replace(config, name=CUSTOM), CUSTOM, _progress("scoring custom"))
+        custom = agree.score_meteor(table, replace(config, name=CUSTOM), CUSTOM,
+                                    budget.progress(_progress("scoring custom")))
         scored.append(custom)
         tuned_from = custom
     elif args.tune:
         tuned_from = next((s for s in scored if s.name == args.preset), None) or \
-            agree.score_meteor(table, config, progress=_progress(f"scoring {args.preset}"))
+            agree.score_meteor(table, config, progress=budget.progress(_progress(f"scoring {args.preset}")))
     return scored, tuned_from
 
 
@@ -114,12 +122,13 @@ def format_report(report: agree.AgreementReport) -> str:
     for measure in agree.MEASURES:
         best = report.best(measure)
         if best:
-            lines.append(f"best on {labels[measure]}: {best}")
+            lines.append(f"highest on {labels[measure]}: {best}")
     if len(report.metrics) >= 2:
         significant = [t for t in report.paired_tests(SHOWN_TESTS) if t.significant]
         lines.append("")
-        lines.append("significant differences (paired bootstrap over segments, p < 0.05):" if significant else
-                     "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS) + " (p < 0.05)")
+        lines.append(f"significant differences (paired bootstrap over segments, {verdict.RULE}):" if significant
+                     else "no metric agrees significantly better than another on " + ", ".join(SHOWN_TESTS)
+                     + f" ({verdict.RULE})")
         for t in significant:
             winner, loser, low, high = (t.a, t.b, t.ci_low, t.ci_high) if t.delta > 0 else (t.b, t.a, -t.ci_high, -t.ci_low)
             lines.append(f"  {t.measure}: {winner} > {loser} by {abs(t.delta):.4f} "
@@ -150,17 +159,25 @@ def run(args: argparse.Namespace) -> int:
         parameters = tuning.parse_parameters(args.tune) if args.tune else None
         if parameters and "delta" in parameters and build_config(args).scoring != "meteor1x":
             raise ValueError("delta weighs content against function words in Meteor 1.x: tune it with --preset meteor15")
-        if parameters and args.steps < 2:
-            raise ValueError("--steps must be >= 2 (grid values per parameter)")
-        if args.samples < 1:
-            raise ValueError("--samples must be 1 or more")
+        if parameters and not 2 <= args.steps <= tuning.MAX_STEPS:
+            raise ValueError(f"--steps must be from 2 to {tuning.MAX_STEPS} (grid values per parameter); "
+                             f"got {args.steps}")
+        check_samples(args.samples, args.seed)  # the bounds of compare's and the pages' (before any reading)
+        budget = time_limit(args, "agree (scoring)")  # one budget; its message names the step it stopped
         table = read_judgments(args.table, args.human, args.split_column)
-        scored, tuned_from = _score_all(table, args)
-        report = agree.agreement(table, scored, args.samples, args.seed, _progress("bootstrap samples"))
+        sample = list(table.hypotheses[:NOTE_SAMPLE]) + [r for refs in table.references[:NOTE_SAMPLE] for r in refs]
+        if set(_metric_list(args.metrics)) & set(PRESET_NAMES) or _has_overrides(args):  # (notes on METEOR's settings)
+            for note in config_notes(build_config(args), sample):
+                print(f"note: {note}", file=sys.stderr)
+        scored, tuned_from = _score_all(table, args, budget)
+        budget.what = "agree (the bootstrap)"
+        report = agree.agreement(table, scored, args.samples, args.seed,
+                                 budget.progress(_progress("bootstrap samples")))
         tuned = None
         if parameters:
+            budget.what = "agree (tuning)"
             tuned = tuning.tune(table, tuned_from, parameters, args.objective, args.steps, samples=args.samples,
-                                seed=args.seed, progress=_progress("grid points"))
+                                seed=args.seed, progress=budget.progress(_progress("grid points")))
     except USER_ERRORS as exc:
         return fail(str(exc))
     if args.format == "json":

@@ -16,14 +16,18 @@ Every output carries the METEOR signature (and sacrebleu's for --metrics).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..analysis.buckets import frequency_buckets, length_buckets
 from ..analysis.compare import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, check_samples, compare_systems, segment_rows
 from ..analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, check_trials, significance_report
-from ..safe_export import json_text
+from ..safe_export import json_text, write_file
 from ..textio import InputError, load_test_set, read_segments, read_table
-from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail
+from ..notes import NOTE_SAMPLE, config_notes
+from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, add_time_limit_argument, build_config,
+                     fail, time_limit)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ref", action="append", help="reference file (repeat for several)")
@@ -46,6 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--xlsx", help="write every table (corpus, significance, buckets, segments) to this workbook")
     parser.add_argument("--format", default="text", choices=["text", "json"])
     add_jobs_argument(parser)
+    add_time_limit_argument(parser)
 
 
 def _load(args):
@@ -90,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         config = build_config(args)
         check_samples(args.samples, args.seed)  # before reading and scoring, not after
         systems, references, sources = _load(args)
+        sample = [t for lines in systems.values() for t in lines[:NOTE_SAMPLE]] + [r for refs in references[:NOTE_SAMPLE] for r in refs]
+        for note in config_notes(config, sample, modules_chosen=args.modules is not None):
+            print(f"note: {note}", file=sys.stderr)
         if args.test != "bootstrap":
             check_trials(args.trials, len(references))
         metrics = ()
@@ -98,24 +106,32 @@ def run(args: argparse.Namespace) -> int:
             metrics = parse_metrics(args.metrics)
         if args.baseline is not None and args.baseline not in systems:  # before scoring, not after
             raise ValueError(f"baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}")
-        comparison = compare_systems(systems, references, config, jobs=args.jobs)
-        report = significance_report(comparison, args.baseline, args.test, args.samples, args.trials, args.seed)
+        budget = time_limit(args, "compare (scoring)")  # one budget; its message names the step it stopped
+        comparison = compare_systems(systems, references, config, jobs=args.jobs,
+                                     progress=budget.progress())
+        budget.what = "compare (the significance tests)"
+        report = significance_report(comparison, args.baseline, args.test, args.samples, args.trials, args.seed,
+                                     check=budget.check)
         buckets = {}
         if args.buckets or args.xlsx:
-            buckets = {"length": length_buckets(comparison, samples=args.samples, seed=args.seed),
-                       "frequency": frequency_buckets(comparison, samples=args.samples, seed=args.seed)}
+            budget.what = "compare (the bucket intervals)"
+            buckets = {"length": length_buckets(comparison, samples=args.samples, seed=args.seed, check=budget.check),
+                       "frequency": frequency_buckets(comparison, samples=args.samples, seed=args.seed,
+                                                      check=budget.check)}
+        rows = comparison.corpus_rows()
+        signatures = {"METEOR": config.signature()}  # label -> signature, METEOR's first
+        sentence_metrics, names = {}, {}
+        if metrics:
+            from ..analysis.sacrebleu_metrics import NAMES, score_systems
+            budget.what = "compare (BLEU, chrF, TER)"
+            corpus_metrics, sentence_metrics, metric_signatures = score_systems(systems, references, metrics,
+                                                                                check=budget.check)
+            for row in rows:
+                row.update({NAMES[m]: corpus_metrics[row["system"]][m] for m in metrics})
+            signatures.update(metric_signatures)
+            names = NAMES
     except USER_ERRORS as exc:
         return fail(str(exc))
-    rows = comparison.corpus_rows()
-    signatures = {"METEOR": config.signature()}  # label -> signature, METEOR's first
-    sentence_metrics, names = {}, {}
-    if metrics:
-        from ..analysis.sacrebleu_metrics import NAMES, score_systems
-        corpus_metrics, sentence_metrics, metric_signatures = score_systems(systems, references, metrics)
-        for row in rows:
-            row.update({NAMES[m]: corpus_metrics[row["system"]][m] for m in metrics})
-        signatures.update(metric_signatures)
-        names = NAMES
     if args.latex or args.xlsx:
         written = _export(args, comparison, rows, report, buckets, signatures, systems, references, sources,
                           sentence_metrics, names, metrics)
@@ -158,16 +174,18 @@ def _export(args, comparison, rows, report, buckets, signatures, systems, refere
             sentence_metrics, names, metrics) -> int:
     """Write the --latex and --xlsx files; 0, or the exit code of a one-line error."""
     from ..table_export import comparison_latex, xlsx_workbook
+    path = args.latex
     try:
         if args.latex:
-            Path(args.latex).write_text(comparison_latex(rows, signatures, report, metrics), encoding="utf-8")
+            write_file(args.latex, comparison_latex(rows, signatures, report, metrics))
         if args.xlsx:
+            path = args.xlsx
             tables = {"corpus": rows, "significance": report.table_rows()}
             tables.update({f"buckets by {k}": v for k, v in buckets.items()})
             tables["segments"] = segment_rows(comparison, systems, references, sources, sentence_metrics, names)
-            Path(args.xlsx).write_bytes(xlsx_workbook(tables, signatures, _settings(args, report)))
-    except OSError as exc:
-        return fail(f"cannot write the export: {exc.strerror or exc}")
+            write_file(args.xlsx, xlsx_workbook(tables, signatures, _settings(args, report)))
+    except OSError as exc:  # written whole or not at all: a file that was there is left as it was
+        return fail(f"cannot write {path} ({exc.strerror or exc}); nothing was written to it")
     except ImportError:
         return fail("the xlsx export needs openpyxl: pip install 'meteor-explorer[xlsx]'")
     return 0

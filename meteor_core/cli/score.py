@@ -1,6 +1,7 @@
 """Score a hypothesis file against one or more reference files.
 
     python -m meteor_core [score] --hyp FILE --ref FILE [--ref FILE ...] [--preset meteor2005|nltk|meteor15]
+                                  [--lang LANG] [--task TASK] [--modules M ...] [--weights W ...]
                                   [--format text|tsv|jsonl] [--no-synonyms] [--alpha A --beta B --gamma G]
                                   [--jobs N | --scheduler tcp://HOST:PORT]
 
@@ -12,18 +13,21 @@ pipe, which cannot be read twice, when the scoring reaches its problem.
 from __future__ import annotations
 
 import argparse
-import os
+import logging
 import sys
 from itertools import tee
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
 from ..config import MeteorConfig
+from ..dask_runner import CONNECT_SECONDS  # (a number: dask is imported only to use it)
 from ..safe_export import delimited_row, json_text
 from ..scorer import CorpusResult, SegmentResult, corpus_from_stats, score_segments
 from ..stats import MeteorStats
+from ..notes import NOTE_SAMPLE, config_notes
 from ..textio import iter_segments, zip_same_length
-from .common import USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail
+from .common import (USER_ERRORS, add_config_arguments, add_jobs_argument, build_config, fail,
+                     silence_stdout)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,18 +37,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     add_jobs_argument(parser)
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="score on a Dask cluster instead (e.g. tcp://HOST:8786; needs dask[distributed])")
+                        help="score on a Dask cluster instead (e.g. tcp://HOST:8786; needs dask[distributed]); an address "
+                             f"that does not answer as a Dask scheduler within {CONNECT_SECONDS} s is an error")
 
 
 class Totals:
     """What the corpus lines need, added up segment by segment (the segments are not kept)."""
 
-    def __init__(self):
+    def __init__(self, stages: tuple[str, ...]):
         self.segments = 0
         self.stats = MeteorStats()
         self.score_sum = 0.0
         self.stopped = {"work": 0, "time": 0}  # segments whose search was cut, by why (stopped_by)
-        self.stages = dict.fromkeys(("exact", "stem", "synonym"), 0)
+        self.stages = dict.fromkeys(stages, 0)  # every stage the configuration runs, found or not
 
     def add(self, segment: SegmentResult) -> None:
         self.segments += 1
@@ -53,7 +58,8 @@ class Totals:
         if segment.stopped_by is not None:
             self.stopped[segment.stopped_by] += 1
         for stage, count in segment.matches_by_stage.items():
-            self.stages[stage] = self.stages.get(stage, 0) + count
+            if count:  # (a segment lists the three classic stages whether they ran or not)
+                self.stages[stage] = self.stages.get(stage, 0) + count
 
 
 def format_text(totals: Totals, corpus: CorpusResult, config: MeteorConfig) -> str:
@@ -85,14 +91,14 @@ def _tsv_row(values: list) -> str:
 
 
 def write_text(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     for segment in results:
         totals.add(segment)
     out.write(format_text(totals, corpus_from_stats(totals.stats, config), config))
 
 
 def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     out.write(_tsv_row(TSV_COLUMNS))
     for s in results:
         totals.add(s)
@@ -106,7 +112,7 @@ def write_tsv(results: Iterable[SegmentResult], config: MeteorConfig, out: TextI
 
 
 def write_jsonl(results: Iterable[SegmentResult], config: MeteorConfig, out: TextIO) -> None:
-    totals = Totals()
+    totals = Totals(config.stages)
     for segment in results:
         totals.add(segment)
         out.write(json_text(segment.to_dict()) + "\n")
@@ -129,22 +135,38 @@ def _results(args: argparse.Namespace, config: MeteorConfig) -> Iterator[Segment
     hyps = (row[0] for row in hyp_rows)
     refs = (list(row[1:]) for row in ref_rows)
     if args.scheduler:
-        from ..dask_runner import score_segments_dask  # uses dask only when called
+        from ..dask_runner import score_segments_dask
 
+        _quiet_dask_logs()
         return score_segments_dask(args.scheduler, hyps, refs, config)
     return score_segments(hyps, refs, config, jobs=args.jobs)
+
+
+def _quiet_dask_logs() -> None:
+    """Only errors worth a traceback from distributed's loggers: the CLI says in one line what
+    went wrong with the cluster, and distributed would log it again, traceback and all."""
+    try:
+        import distributed  # noqa: F401 (its import sets its loggers' levels from dask's configuration)
+    except ImportError:
+        return  # score_segments_dask says what to install
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
+        sample: list[str] = []  # the first segments' texts, for the notes on the input
         if all(Path(p).is_file() for p in [args.hyp, *args.ref]):  # a pipe cannot be read twice
-            for _ in _segments(args):  # a first pass, in constant memory: bad files fail before any output
-                pass
+            for k, row in enumerate(_segments(args)):  # a first pass, in constant memory: bad files fail before any output
+                if k < NOTE_SAMPLE:
+                    sample += row
+        for note in config_notes(config, sample, modules_chosen=args.modules is not None):
+            print(f"note: {note}", file=sys.stderr)
         WRITERS[args.format](_results(args, config), config, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop scoring, say nothing
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        silence_stdout()  # no second error at exit
     # --scheduler: ConnectionError when no scheduler answers, ImportError when dask is missing
     except USER_ERRORS + (ConnectionError, ImportError) as exc:
         return fail(str(exc))

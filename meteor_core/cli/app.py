@@ -1,0 +1,67 @@
+"""Start the explorer (a Streamlit app) from any folder: meteor app [streamlit options]
+
+    meteor app                                            # http://localhost:8501
+    meteor app --server.port 8600 --server.headless true  # any `streamlit run` option
+
+The explorer is the checkout's app.py when this meteor_core is a checkout's, else the installed
+meteor_explorer package (pip install 'meteor-explorer[app]'). This runs
+`python -m streamlit run <app.py> --browser.gatherUsageStats false [options]` in place of itself:
+streamlit is never imported here.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .common import fail
+
+# Options after `app` go to streamlit as they are (see __init__.main).
+PASS_THROUGH = True
+INSTALL_FIX = "pip install 'meteor-explorer[app]'"
+# Streamlit's defaults that the project changes (run.sh does too); an option given after `app` wins.
+DEFAULT_OPTIONS = ("--browser.gatherUsageStats", "false")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.epilog = "Every other option is streamlit run's, e.g. --server.port 8600 --server.headless true."
+
+
+def _is_explorer(folder: Path) -> bool:
+    return (folder / "app.py").is_file() and (folder / "app_pages").is_dir()
+
+
+def app_script() -> Path | None:
+    """The explorer's app.py: beside this meteor_core in a checkout, else the installed one."""
+    checkout = Path(__file__).resolve().parents[2]  # the folder that holds meteor_core
+    if _is_explorer(checkout):
+        return checkout / "app.py"
+    try:
+        spec = importlib.util.find_spec("meteor_explorer")
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if _is_explorer(Path(location)):
+            return Path(location) / "app.py"
+    return None
+
+
+def streamlit_command(script: Path, options: list[str]) -> list[str]:
+    return [sys.executable, "-m", "streamlit", "run", str(script), *DEFAULT_OPTIONS, *options]
+
+
+def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("streamlit") is None:
+        return fail(f"the explorer needs streamlit, which is not installed: {INSTALL_FIX}")
+    script = app_script()
+    if script is None:
+        return fail(f"the explorer's pages are not installed beside meteor_core: {INSTALL_FIX}")
+    command = streamlit_command(script, list(args.passed_through))
+    sys.stdout.flush()
+    if os.name == "nt":  # (Windows has no exec: the child runs, and its exit code is ours)
+        return subprocess.call(command)
+    os.execv(command[0], command)
+    return 0  # (not reached: execv replaces this process)
