@@ -54,6 +54,9 @@ class TableError(ValueError):
     """A paraphrase table that cannot be read (the message names the file and the reason)."""
 
 
+FOUND_PHRASES, FOUND_PARAPHRASES = 200_000, 1_000_000  # what a table keeps of its lookups, at most
+
+
 class ParaphraseTable:
     """A parsed table. ``lookup(phrase)`` gives the paraphrases of a phrase in file order;
     ``paths(words, start)`` what Meteor's ParaphraseTransducer.getReferencePaths gives."""
@@ -68,7 +71,10 @@ class ParaphraseTable:
         self.pairs = pairs  # how many (phrase, paraphrase) pairs the table holds
         self.phrases = len(self._phrase_string)
         self.name = name
-        self._found: dict[str, tuple[str, ...]] = {}  # phrase -> its paraphrases (phrases recur)
+        # (phrase, limit) -> its paraphrases: the same phrases recur from segment to segment, most
+        # of them ("of the", "a") with paraphrases; bounded by the paraphrases it holds.
+        self._found: dict[tuple[str, int | None], tuple[str, ...]] = {}
+        self._found_size = 0
 
     def _string(self, k: int) -> str:
         return str(self._pool[self._offsets[k]:self._offsets[k + 1]], "utf-8")
@@ -99,8 +105,9 @@ class ParaphraseTable:
 
     def lookup(self, phrase: str, limit: int | None = None) -> tuple[str, ...]:
         """The paraphrases of ``phrase`` in file order (the first ``limit`` of them if given)."""
-        found = self._found.get(phrase)
-        if found is not None and limit is None:
+        key = (phrase, limit)
+        found = self._found.get(key)
+        if found is not None:
             return found
         p = self._phrase_index(phrase)
         if p < 0:
@@ -110,10 +117,11 @@ class ParaphraseTable:
             if limit is not None:
                 end = min(end, start + limit)
             found = tuple(map(self._string, self._targets[start:end]))
-        if limit is None:
-            if len(self._found) >= 200_000:  # bounded by distinct phrases asked for
-                self._found.clear()
-            self._found[phrase] = found
+        if len(self._found) >= FOUND_PHRASES or self._found_size >= FOUND_PARAPHRASES:
+            self._found.clear()
+            self._found_size = 0
+        self._found[key] = found
+        self._found_size += len(found)
         return found
 
     def paths(self, words: list[str], start: int, most: int | None = None) -> list[tuple[int, str]]:
