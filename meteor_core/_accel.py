@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# The modules compiled: the scoring path (tokenise, align, search, chunk, statistics, resources, stemmer),
-# and TER's edit distance (the slowest of the metrics beside METEOR).
+# The modules compiled: the scoring path (tokenise, align, search, chunk, statistics, resources,
+# stemmers, paraphrase lookups), and TER's edit distance (the slowest of the metrics beside METEOR).
 COMPILED = (
     "meteor_core.align.search",
     "meteor_core.align.optimal",
@@ -35,6 +35,9 @@ COMPILED = (
     "meteor_core.tokenize",
     "meteor_core.resources",
     "meteor_core.porter",
+    "meteor_core.snowball_langs._runtime",
+    "meteor_core.snowball_langs.english",
+    "meteor_core.paraphrase",
     "meteor_core.wordnet",
     "meteor_core.analysis.ter",
 )

@@ -9,7 +9,10 @@ took ~10 s to parse and ~0.5 GB as Python dicts. Here a table becomes flat array
 
 * every distinct string once, UTF-8, in one byte pool with an offset array;
 * the phrases in an open-addressing hash table (CRC-32 of the phrase's bytes, linear probing);
-* each phrase's paraphrases as a run of string ids, in file order.
+* each phrase's paraphrases as a run of string ids, in file order;
+* a bit array marking (by CRC-32) the word sequences that begin a longer phrase, so that a lookup
+  stops extending a phrase where the jar's ParaphraseTransducer, a trie, stops (a false mark only
+  costs one more lookup: the paraphrases found are the same).
 
 A large table (``CACHED_MIN_BYTES`` or more: the jar's) is parsed once and written to the cache
 folder in that form; later processes map the file (``mmap``) and are ready in milliseconds, and
@@ -43,15 +46,19 @@ MAX_PAIRS = 20_000_000  # the jar's English table has 5.3 M
 # never does), and the KEPT_PARSED most recently used copies are kept.
 CACHED_MIN_BYTES = 32 * 2**20
 KEPT_PARSED = 4
-_MAGIC = b"METEOR-PARAPHRASES-1\n"
+_MAGIC = b"METEOR-PARAPHRASES-2\n"  # (a copy in an earlier format is parsed again)
 # The jar reads a phrase's words with java.util.StringTokenizer: separated by space, tab, newline,
 # carriage return or form feed only.
 _JAVA_TOKENS = re.compile(rb"[^ \t\n\r\f]+").findall
-_ARRAYS = (("offsets", "I"), ("slots", "i"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"))
+_ARRAYS = (("offsets", "I"), ("slots", "i"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
+           ("prefix_bits", "B"))
 
 
 class TableError(ValueError):
     """A paraphrase table that cannot be read (the message names the file and the reason)."""
+
+
+FOUND_PHRASES, FOUND_PARAPHRASES = 200_000, 1_000_000  # what a table keeps of its lookups, at most
 
 
 class ParaphraseTable:
@@ -63,12 +70,17 @@ class ParaphraseTable:
         self._offsets, self._slots = arrays["offsets"], arrays["slots"]
         self._phrase_string, self._phrase_start, self._targets = (
             arrays["phrase_string"], arrays["phrase_start"], arrays["targets"])
+        self._prefix_bits = arrays["prefix_bits"]
+        self._prefix_mask = len(self._prefix_bits) * 8 - 1
         self._mask = len(self._slots) - 1
         self.max_words = max_words
         self.pairs = pairs  # how many (phrase, paraphrase) pairs the table holds
         self.phrases = len(self._phrase_string)
         self.name = name
-        self._found: dict[str, tuple[str, ...]] = {}  # phrase -> its paraphrases (phrases recur)
+        # (phrase, limit) -> its paraphrases: the same phrases recur from segment to segment, most
+        # of them ("of the", "a") with paraphrases; bounded by the paraphrases it holds.
+        self._found: dict[tuple[str, int | None], tuple[str, ...]] = {}
+        self._found_size = 0
 
     def _string(self, k: int) -> str:
         return str(self._pool[self._offsets[k]:self._offsets[k + 1]], "utf-8")
@@ -99,8 +111,9 @@ class ParaphraseTable:
 
     def lookup(self, phrase: str, limit: int | None = None) -> tuple[str, ...]:
         """The paraphrases of ``phrase`` in file order (the first ``limit`` of them if given)."""
-        found = self._found.get(phrase)
-        if found is not None and limit is None:
+        key = (phrase, limit)
+        found = self._found.get(key)
+        if found is not None:
             return found
         p = self._phrase_index(phrase)
         if p < 0:
@@ -110,20 +123,30 @@ class ParaphraseTable:
             if limit is not None:
                 end = min(end, start + limit)
             found = tuple(map(self._string, self._targets[start:end]))
-        if limit is None:
-            if len(self._found) >= 200_000:  # bounded by distinct phrases asked for
-                self._found.clear()
-            self._found[phrase] = found
+        if len(self._found) >= FOUND_PHRASES or self._found_size >= FOUND_PARAPHRASES:
+            self._found.clear()
+            self._found_size = 0
+        self._found[key] = found
+        self._found_size += len(found)
         return found
+
+    def begins_a_longer_phrase(self, phrase: str) -> bool:
+        """Whether some phrase of the table starts with these words and has more (or, rarely, a
+        hash collision says so)."""
+        bit = zlib.crc32(phrase.encode("utf-8")) & self._prefix_mask
+        return bool(self._prefix_bits[bit >> 3] >> (bit & 7) & 1)
 
     def paths(self, words: list[str], start: int, most: int | None = None) -> list[tuple[int, str]]:
         """(phrase length, paraphrase) for the phrases starting at ``start``, shortest phrase first,
         each phrase's paraphrases in file order (only its first ``most`` if given)."""
         found = []
         for end in range(start + 1, min(start + self.max_words, len(words)) + 1):
-            paraphrases = self.lookup(" ".join(words[start:end]), most)
+            phrase = " ".join(words[start:end])
+            paraphrases = self.lookup(phrase, most)
             if paraphrases:
                 found += [(end - start, p) for p in paraphrases]
+            if end < len(words) and not self.begins_a_longer_phrase(phrase):
+                break  # (the jar's trie has no path on)
         return found
 
     def items(self):
@@ -237,10 +260,29 @@ def _build(order: list[bytes], phrases: dict[int, array], pairs: int, max_words:
         phrase_string.append(k)
         targets.extend(paraphrases)
         phrase_start.append(len(targets))
+    prefix_bits = _prefix_bits(order[k] for k in phrases)
     del order[:]  # (the caller's list: the pool holds the text now)
     arrays = {"offsets": offsets, "slots": slots, "phrase_string": phrase_string, "phrase_start": phrase_start,
-              "targets": targets}
+              "targets": targets, "prefix_bits": prefix_bits}
     return ParaphraseTable(pool, arrays, max_words, pairs, name)
+
+
+def _prefix_bits(phrases) -> bytearray:
+    """The bit array of ``ParaphraseTable.begins_a_longer_phrase``: each phrase's proper word
+    prefixes marked by CRC-32, about 16 bits a prefix (a false mark for one word sequence in ~16)."""
+    prefixes = set()
+    for phrase in phrases:
+        cut = phrase.find(b" ")
+        while cut != -1:
+            prefixes.add(zlib.crc32(phrase[:cut]))
+            cut = phrase.find(b" ", cut + 1)
+    n_bits = 1 << max(13, (16 * len(prefixes)).bit_length())
+    bits = bytearray(n_bits // 8)
+    mask = n_bits - 1
+    for h in prefixes:
+        h &= mask
+        bits[h >> 3] |= 1 << (h & 7)
+    return bits
 
 
 # --- the parsed copy on disk -------------------------------------------------------------------

@@ -28,6 +28,19 @@ def _fresh():
     paraphrase.load.cache_clear()
 
 
+def test_what_a_table_keeps_of_its_lookups_is_bounded_and_changes_no_answer(tmp_path, monkeypatch):
+    """Lookups are kept (the same phrases recur from segment to segment), with and without a
+    limit, up to FOUND_PHRASES phrases and FOUND_PARAPHRASES paraphrases."""
+    monkeypatch.setattr(paraphrase, "FOUND_PHRASES", 3)
+    monkeypatch.setattr(paraphrase, "FOUND_PARAPHRASES", 4)
+    table = jar_resources.paraphrase_table(_table(tmp_path / "t.txt", "a cat"))
+    for _ in range(3):
+        for phrase in ("large cat", "a cat", "unknown", "large", "cat"):
+            assert table.lookup(phrase) == {"large cat": ("big cat", "huge"), "a cat": ("a cat too",)}.get(phrase, ())
+            assert table.lookup(phrase, limit=1) == table.lookup(phrase)[:1]
+            assert len(table._found) <= 3 and table._found_size <= 4 + 2
+
+
 def test_lookups_keep_the_files_order_and_the_jars_word_splitting(tmp_path):
     table = jar_resources.paraphrase_table(_table(tmp_path / "t.txt", "a\tcat", "0.1\n  a   cat \nfeline\n"))
     assert table.lookup("large cat") == ("big cat", "huge")

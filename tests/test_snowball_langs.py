@@ -240,7 +240,7 @@ def _all_tables():
     for language in LANGUAGES:
         snowball_langs.stemmer(language)
         module = sys.modules[f"meteor_core.snowball_langs.{language}"]
-        source = Path(module.__file__).read_text(encoding="utf-8")
+        source = (Path(module.__file__).parent / f"{language}.py").read_text(encoding="utf-8")  # (its __file__ may be a .so)
         for name, value in vars(module).items():
             if isinstance(value, AmongTable):
                 directions = set(re.findall(rf"find_among(_b)?\({name}\)", source))

@@ -280,7 +280,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                 _sort(paths)
                 if paths.n > BEAM_SIZE:
                     paths.n = BEAM_SIZE
-            if budget.spend(paths.n * n_cands + 1):  # the paths this step may make
+            if budget.spend((paths.n + 2) * n_cands + 1):  # as beam._search spends
                 return finish_greedily(_as_tuple(&paths.items[0], paths, arena, per_ref, base, uniform,
                                                  common_last, common_busy),
                                        per_ref, fixed, j, chunk, cover), False

@@ -21,7 +21,8 @@ held to a line-by-line port of the Java in the tests (tests/meteor15_reference.p
 Speed: partial alignments are tuples (key first) sharing their chosen matches as linked pairs,
 used words are an int bit mask, and candidates are computed once per distinct reference word.
 Bounds: every reference position spends from the segment's work ``budget`` (search.Budget) the
-partial alignments it may make (paths x candidates) before making them; once it is spent the best
+partial alignments it may make ((paths + 2) x candidates: the step's own lists of its candidates
+count too) before making them; once it is spent the best
 partial alignment is finished greedily, and the result says optimal=False. Otherwise
 optimal=True means "exactly the jar's search", not a proof of optimality.
 """
@@ -155,8 +156,8 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         per_word[r] = tuple(found)
     per_ref = [per_word[r] for r in ref]
     if "paraphrase" in stages:
-        per_ref, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
-        return per_ref, _fixed_matches(per_ref, n), whole
+        per_ref, spans, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
+        return per_ref, _fixed_matches(per_ref, n, spans), whole
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
     hyp_cover = [0] * n
@@ -187,6 +188,7 @@ def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
     position and whose paraphrase occurs in the candidate, then the same from the candidate.
     Also whether every entry was looked up (see MAX_PARAPHRASES)."""
     extra: list[list] = [[] for _ in ref]
+    spans: list[tuple[int, int]] = []  # (reference position, length) of the phrases longer than a word
     hyp_at, ref_at = _ngram_positions(hyp, table.max_words), _ngram_positions(ref, table.max_words)
     whole = True
     for j in range(len(ref)):
@@ -198,6 +200,8 @@ def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
                 gain = _phrase_gain(n_h, n_r)
                 budget.spend(len(at))
                 extra[j] += [(i, n_h, n_r, gain, _PARAPHRASE, ((1 << n_h) - 1) << i) for i in at]
+                if n_r > 1:
+                    spans += [(j, n_r)] * len(at)
     for i in range(len(hyp)):
         paths, whole = _bounded_paths(table, hyp, i, budget, whole)
         for n_h, para in paths:
@@ -208,7 +212,15 @@ def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
                 budget.spend(len(at))
                 for j in at:
                     extra[j].append((i, n_h, n_r, gain, _PARAPHRASE, bits))
-    return [cands + tuple(more) if more else cands for cands, more in zip(per_ref, extra)], whole
+                if n_r > 1:
+                    spans += [(j, n_r) for j in at]
+    joined = []
+    for cands, more in zip(per_ref, extra):
+        if more:  # a position's own tuple, no longer shared with the others of its word: work to count
+            budget.spend(len(cands) + len(more))
+            cands = cands + tuple(more)
+        joined.append(cands)
+    return joined, spans, whole
 
 
 def _bounded_paths(table: jar_resources.ParaphraseTable, words: list[str], start: int, budget: Budget,
@@ -240,26 +252,34 @@ def _ngram_positions(words: list[str], longest: int) -> dict[str, list[int]]:
     return out
 
 
-def _fixed_matches(per_ref: list[tuple], n_h: int) -> list:
+def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int, int]] | None = None) -> list:
     """The jar's definite matches: a position with one candidate whose words, on both sides,
-    no other candidate covers. Returns, per reference position, that candidate or None."""
+    no other candidate covers. Returns, per reference position, that candidate or None.
+    ``phrase_spans``: (reference position, length) of the candidates longer than one reference
+    word, when the caller knows them (else they are looked for)."""
+    # Written for speed: with paraphrases a position's candidates are its own tuple (not shared
+    # by the positions holding the same word), and a long segment can hold a million of them.
     hyp_cover = [0] * n_h
-    ref_cover = [0] * len(per_ref)
+    ref_cover = [len(cands) for cands in per_ref]  # one-word candidates cover their own position
     seen: dict[int, int] = {}  # shared candidate tuples (one per distinct word) -> how many positions
-    for j, cands in enumerate(per_ref):
-        for i, nh, nr, *_ in cands:
-            for k in range(j, j + nr):
-                ref_cover[k] += 1
+    for cands in per_ref:
         seen[id(cands)] = seen.get(id(cands), 0) + 1
+    if phrase_spans is None:
+        phrase_spans = [(j, c[2]) for j, cands in enumerate(per_ref) for c in cands if c[2] > 1]
+    for j, nr in phrase_spans:
+        for k in range(j + 1, j + nr):
+            ref_cover[k] += 1
     counted = set()
     for cands in per_ref:
         if id(cands) in counted:
             continue
         counted.add(id(cands))
         times = seen[id(cands)]
-        for i, nh, *_ in cands:
-            for k in range(i, i + nh):
-                hyp_cover[k] += times
+        for c in cands:
+            hyp_cover[c[0]] += times
+            if c[1] > 1:
+                for k in range(c[0] + 1, c[0] + c[1]):
+                    hyp_cover[k] += times
     fixed = [None] * len(per_ref)
     for j, cands in enumerate(per_ref):
         if len(cands) == 1:
@@ -322,7 +342,9 @@ def _search(per_ref: list[tuple], fixed: list, budget: Budget, chunk: int, cover
         if len(paths) > 1:
             paths.sort(key=_KEY)  # stable, as Collections.sort
             del paths[BEAM_SIZE:]
-        if budget.spend(len(paths) * len(cands) + 1):  # the paths this step may make
+        # The paths this step may make, and its own lists of the candidates (steps, gain groups),
+        # which cost as much again when the beam holds few paths over many candidates.
+        if budget.spend((len(paths) + 2) * len(cands) + 1):
             path = _actual(paths[0], base, uniform, common_last, common_busy)
             return _finish_greedily(path, per_ref, fixed, j, chunk, cover), False
         if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
