@@ -5,10 +5,13 @@ fastest), its start-up and resource loading subtracted.
 
 Each scorer runs in a fresh process per round: resources are loaded first (WordNet, the jar's
 JVM and its files), then the whole set is scored once with per-word caches cold, one segment at a
-time, each segment timed. Rounds rotate the order of the scorers, so a slow moment of this noisy
-machine falls on all of them alike. Printed:
-* the headline: each scorer's whole-set time and its speed ratio to NLTK (median over rounds of
-  the ratio measured in the same round);
+time, each segment timed ("cold"), then the same pairs again in the same process ("warm": per-word caches
+filled). Rounds rotate the order of the scorers, so a slow moment of this noisy machine falls on
+all of them alike. Printed:
+* the headline: each scorer's whole-set time, cold and warm, and its speed ratio to NLTK (median
+  over rounds of the ratio measured in the same round);
+* the jar's CPU time (all its threads, from the operating system's account of the child) with and
+  without its start-up, against the meteor15 preset's CPU time;
 * a table per reference-length bucket (1-14, 15-40, 41-80, 81+ tokens): time and ratio to NLTK;
 * the share of segments whose alignment was proven optimal (meteor2005);
 * with --compiled-too, the pure-Python modules (METEOR_PURE=1) beside the compiled ones;
@@ -30,9 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# The shared TED set beside the checkout (as the project's machines lay it out); METEOR_BENCH_DATA
-# names another folder with the same files.
-DATA = Path(os.environ.get("METEOR_BENCH_DATA", ROOT.parent / "shared" / "data" / "ted-slk-eng"))
+# The shared TED set beside the checkout or beside its parent folder (a main checkout and its
+# worktrees, as the project's machines lay them out); METEOR_BENCH_DATA names another folder.
+_BESIDE = [up / "shared" / "data" / "ted-slk-eng" for up in (ROOT.parent, ROOT.parent.parent)]
+DATA = Path(os.environ.get("METEOR_BENCH_DATA") or next((d for d in _BESIDE if d.is_dir()), _BESIDE[0]))
 BUCKETS = ((1, 14), (15, 40), (41, 80), (81, 10**9))
 
 
@@ -79,31 +83,38 @@ def _scorer(name: str):
     return run
 
 
-JAR_ARGS = ["-l", "en", "-norm", "-m", "exact stem synonym"]  # what the meteor15 preset computes
+JAR_ARGS = ["-l", "en", "-norm"]  # the jar's default modules (exact stem synonym paraphrase), as the meteor15 preset
 
 
 def jar_child() -> None:
     """The jar scores files in one batch (its fastest way): the whole set, minus a one-segment
     run's time (the JVM's start and the loading of its resources). No per-segment timing."""
+    import resource
     import tempfile
 
     jar = _find_jar()
     pairs = load_pairs()
 
-    def run(subset) -> float:
+    def run(subset) -> tuple[float, float]:
+        """Wall seconds and CPU seconds (user + system, every JVM thread) of one batch."""
         with tempfile.TemporaryDirectory() as tmp:
             hyp, ref = Path(tmp, "hyp"), Path(tmp, "ref")
             hyp.write_text("".join(h + "\n" for h, _ in subset), encoding="utf-8")
             ref.write_text("".join(r + "\n" for _, r in subset), encoding="utf-8")
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(["java", "-Xmx2G", "-jar", str(jar), str(hyp), str(ref), *JAR_ARGS], cwd=str(jar.parent),
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            return time.perf_counter() - start
+            subprocess.run(["java", "-Xmx2G", "-Dfile.encoding=UTF-8", "-jar", str(jar), str(hyp), str(ref),
+                            *JAR_ARGS], cwd=str(jar.parent), check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-    startup = min(run(pairs[:1]) for _ in range(2))
-    total = max(run(pairs) - startup, 1e-9)
-    print(json.dumps({"total": total, "per_bucket": None, "counts": [0] * len(BUCKETS), "proven": 0,
-                      "unproven": 0, "worst": None}))
+    startup_wall, startup_cpu = min(run(pairs[:1]) for _ in range(2))
+    wall, cpu = run(pairs)
+    print(json.dumps({"total": max(wall - startup_wall, 1e-9), "cpu": cpu - startup_cpu, "cpu_with_startup": cpu,
+                      "warm": None, "per_bucket": None, "warm_per_bucket": None, "counts": [0] * len(BUCKETS),
+                      "proven": 0, "unproven": 0, "worst": None}))
 
 
 def _jar_available() -> bool:
@@ -136,24 +147,32 @@ def child(name: str) -> None:
         return jar_child()
     run = _scorer(name)
     pairs = load_pairs()
-    per_bucket = [0.0] * len(BUCKETS)
     counts = [0] * len(BUCKETS)
     proven = unproven = 0
     worst = (0.0, -1)
-    start = time.perf_counter()
-    for k, (h, r) in enumerate(pairs):
-        t = time.perf_counter()
-        _, optimal = run(h, r)
-        dt = time.perf_counter() - t
-        b = bucket_of(r)
-        per_bucket[b] += dt
-        counts[b] += 1
-        worst = max(worst, (dt, k))
-        if optimal is not None:
-            proven += optimal
-            unproven += not optimal
-    total = time.perf_counter() - start
-    print(json.dumps({"total": total, "per_bucket": per_bucket, "counts": counts, "proven": proven,
+
+    def one_pass(first: bool) -> tuple[float, float, list[float]]:
+        nonlocal proven, unproven, worst
+        per_bucket = [0.0] * len(BUCKETS)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        for k, (h, r) in enumerate(pairs):
+            t = time.perf_counter()
+            _, optimal = run(h, r)
+            dt = time.perf_counter() - t
+            b = bucket_of(r)
+            per_bucket[b] += dt
+            if first:
+                counts[b] += 1
+                worst = max(worst, (dt, k))
+                if optimal is not None:
+                    proven += optimal
+                    unproven += not optimal
+        return time.perf_counter() - start, time.process_time() - cpu_start, per_bucket
+
+    total, cpu, per_bucket = one_pass(True)  # a user's run: caches cold
+    warm, _, warm_per_bucket = one_pass(False)  # the same pairs again in this process
+    print(json.dumps({"total": total, "cpu": cpu, "warm": warm, "per_bucket": per_bucket,
+                      "warm_per_bucket": warm_per_bucket, "counts": counts, "proven": proven,
                       "unproven": unproven, "worst": worst}))
 
 
@@ -218,28 +237,47 @@ def main():
     n = sum(base[0]["counts"])
     print(f"Whole shared TED set: {n} segments (1,200 x 2 systems, tokenised, every length); "
           f"{args.rounds} rounds, each scorer in a fresh process per round, order rotating.")
-    print(f"\n{'scorer':26s}{'whole set':>12s}{'us/seg':>9s}{'vs NLTK':>10s}{'proven optimal':>17s}")
+    print("Cold: a user's run (a fresh process, resources loaded before the clock, per-word caches empty);"
+          " warm: the same pairs again in that process.")
+    print(f"\n{'scorer':26s}{'cold':>10s}{'us/seg':>8s}{'vs NLTK':>9s}{'warm':>10s}{'vs NLTK':>9s}"
+          f"{'proven optimal':>16s}")
     for s in scorers:
         runs = results[s]
         total = statistics.median(x["total"] for x in runs)
         ratio = statistics.median(b["total"] / x["total"] for b, x in zip(base, runs))
+        if runs[0]["warm"] is None:
+            warm_cells = f"{'-':>10s}{'-':>9s}"
+        else:
+            warm = statistics.median(x["warm"] for x in runs)
+            warm_ratio = statistics.median(b["warm"] / x["warm"] for b, x in zip(base, runs))
+            warm_cells = f"{warm:8.3f} s{warm_ratio:8.2f}x"
         proven = runs[0]["proven"], runs[0]["unproven"]
         shown = f"{proven[0]}/{sum(proven)}" if s[0] == "meteor2005" else ""
-        print(f"{label[s]:26s}{total:10.3f} s{1e6 * total / n:9.0f}{ratio:9.2f}x{shown:>17s}")
-    print("\nPer reference-length bucket: median seconds (ratio to NLTK in the same round)")
-    header = "".join(f"{bucket_name(b) + f' ({c})':>22s}" for b, c in zip(BUCKETS, base[0]["counts"]))
-    print(f"{'scorer':26s}{header}")
-    for s in scorers:
-        runs = results[s]
-        if runs[0]["per_bucket"] is None:  # the jar in batch mode: whole set only
-            print(f"{label[s]:26s}" + "".join(f"{'-':>22s}" for _ in BUCKETS))
-            continue
-        cells = []
-        for k in range(len(BUCKETS)):
-            seconds = statistics.median(x["per_bucket"][k] for x in runs)
-            ratio = statistics.median(b["per_bucket"][k] / x["per_bucket"][k] for b, x in zip(base, runs))
-            cells.append(f"{seconds:8.3f} s ({ratio:5.2f}x)")
-        print(f"{label[s]:26s}" + "".join(f"{c:>22s}" for c in cells))
+        print(f"{label[s]:26s}{total:8.3f} s{1e6 * total / n:8.0f}{ratio:8.2f}x{warm_cells}{shown:>16s}")
+    jar = results.get(("jar", False))
+    ours = results.get(("meteor15", False))
+    if jar and ours:
+        cpu = statistics.median(x["cpu"] for x in jar)
+        with_startup = statistics.median(x["cpu_with_startup"] for x in jar)
+        mine = statistics.median(x["cpu"] for x in ours)
+        ratio = statistics.median(j["cpu"] / x["cpu"] for j, x in zip(jar, ours))
+        ratio_startup = statistics.median(j["cpu_with_startup"] / x["cpu"] for j, x in zip(jar, ours))
+        print(f"\nCPU time, meteor15 preset (cold, one thread) {mine:.3f} s; the jar (every JVM thread) "
+              f"{cpu:.3f} s without its start-up ({ratio:.2f}x), {with_startup:.3f} s with it ({ratio_startup:.2f}x)")
+    for key, title in (("per_bucket", "cold"), ("warm_per_bucket", "warm")):
+        print(f"\nPer reference-length bucket, {title}: median seconds (ratio to NLTK in the same round)")
+        header = "".join(f"{bucket_name(b) + f' ({c})':>22s}" for b, c in zip(BUCKETS, base[0]["counts"]))
+        print(f"{'scorer':26s}{header}")
+        for s in scorers:
+            runs = results[s]
+            if runs[0][key] is None:  # the jar in batch mode: whole set only
+                continue
+            cells = []
+            for k in range(len(BUCKETS)):
+                seconds = statistics.median(x[key][k] for x in runs)
+                ratio = statistics.median(b[key][k] / x[key][k] for b, x in zip(base, runs))
+                cells.append(f"{seconds:8.3f} s ({ratio:5.2f}x)")
+            print(f"{label[s]:26s}" + "".join(f"{c:>22s}" for c in cells))
     if not args.no_adversarial:
         adversarial(presets, args.compiled_too)
 

@@ -282,3 +282,19 @@ def test_a_table_under_the_bound_is_whole():
         pytest.skip("needs a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
     table = jar_resources.paraphrase_table(str(jar_resources.paraphrase_path()))
     assert 900 < table.most_paraphrases < beam.MAX_PARAPHRASES
+
+
+def test_a_short_search_never_reads_the_clock(monkeypatch):
+    """The safety clock starts only after a share of the work budget: an ordinary segment's search
+    reads no clock at all (a reading costs as much as a short search on a loaded machine)."""
+    resources.load_wordnet()
+    for preset in ("meteor2005", "meteor15"):
+        score("the cat sat on the mat", ["a cat sat on a mat"], MeteorConfig.preset(preset))  # resources loaded
+    readings = []
+    real = time.thread_time
+    monkeypatch.setattr(time, "thread_time", lambda: readings.append(1) or real())
+    for preset in ("meteor2005", "meteor15"):
+        result = score("the quick brown fox jumps over the lazy dog", ["a quick brown dog jumps over the fox"],
+                       MeteorConfig.preset(preset))
+        assert result.optimal
+    assert readings == []

@@ -292,11 +292,13 @@ def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int,
 def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     stages = config.stages[:1] if hyp == ref else config.stages  # the jar: identical -> first module only
     budget = Budget() if budget is None else budget
-    loading = time.thread_time()  # loading a resource once is not this segment's search
+    timed = budget.clock_started  # (another reference's search started the safety clock)
+    loading = time.thread_time() if timed else 0.0  # loading a resource once is not this segment's search
     table = _paraphrase_table(config) if "paraphrase" in config.stages else None  # (a bad path fails here)
     if "synonym" in stages:
         resources.load_synonyms(config.synonym_source)
-    budget.extend(time.thread_time() - loading)
+    if timed:
+        budget.extend(time.thread_time() - loading)
     per_ref, fixed, whole = _candidates(hyp, ref, stages, config, table, budget)
     chunk, cover = _key_units(per_ref, len(hyp))
     if not _keys_fit(len(ref), len(hyp), cover):  # Python's unbounded ints

@@ -73,7 +73,10 @@ WORK_LIMIT = 3_000_000
 # A last-resort stop on this thread's CPU time, for a loop whose work is under-counted: never
 # reached on the adversarial cases (tests/test_bounds.py); a result it cut says stopped_by="time".
 SAFETY_SECONDS = 10.0
-# The safety clock is read once every this many units (reading it costs more than counting).
+# The safety clock is read once every this many units (reading it costs more than counting). It
+# starts at the first reading: most segments never do this much work, and never read the clock
+# (a reading costs up to tens of microseconds on a loaded machine, as much as a short segment's
+# whole search).
 _CLOCK_EVERY = WORK_LIMIT // 64
 
 
@@ -87,7 +90,7 @@ class Budget:
     jobs). ``stopped_by`` says why a search ended early: None (it did not), "work" (this
     budget, or a size cap that stands for it: see ``cap``), "time" (the safety clock)."""
 
-    __slots__ = ("limit", "used", "exhausted", "stopped_by", "_check_at", "_deadline")
+    __slots__ = ("limit", "used", "exhausted", "stopped_by", "_check_at", "_safety_seconds", "_deadline")
 
     def __init__(self, limit: int = WORK_LIMIT, safety_seconds: float = SAFETY_SECONDS):
         self.limit = limit
@@ -95,7 +98,8 @@ class Budget:
         self.exhausted = False
         self.stopped_by: str | None = None
         self._check_at = min(limit, _CLOCK_EVERY)
-        self._deadline = time.thread_time() + safety_seconds
+        self._safety_seconds = safety_seconds
+        self._deadline: float | None = None  # set when the safety clock starts
 
     def spend(self, units: int) -> bool:
         """Count ``units`` of work; True (and remembered) once the budget is used up."""
@@ -109,6 +113,8 @@ class Budget:
             return True
         if self.used >= self.limit:
             self._stop("work")
+        elif self._deadline is None:
+            self._deadline = time.thread_time() + self._safety_seconds
         elif time.thread_time() > self._deadline:
             self._stop("time")
         else:
@@ -125,9 +131,15 @@ class Budget:
         had cut it, but the rest of the segment's search goes on."""
         self.stopped_by = self.stopped_by or "work"
 
+    @property
+    def clock_started(self) -> bool:
+        """Whether the safety clock runs (time spent on something else must then be given back)."""
+        return self._deadline is not None
+
     def extend(self, seconds: float) -> None:
         """Move the safety clock on by time spent on something else (loading a resource once)."""
-        self._deadline += seconds
+        if self._deadline is not None:
+            self._deadline += seconds
 
 
 def count_crossings(pairs) -> int:
@@ -379,7 +391,8 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
 
 def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
     """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
-    ordered: dict[int, list[int]] = {}  # id of a list -> it sorted: tokens of one word share one list
+    # id of a list -> it sorted: tokens of one word share one list (all alive in ``cands`` meanwhile)
+    ordered: dict[int, list[int]] = {}
     cands = {i: ordered.get(id(js)) or ordered.setdefault(id(js), sorted(js)) for i, js in cands.items() if js}
     if not cands:
         return [], True
@@ -740,10 +753,11 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost, budget)
                    for part in parts]
         return _SmallSearch(parts, options, cost.weight, budget).run()
-    start = time.thread_time()
+    start = time.thread_time() if budget.clock_started else 0.0
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
-    budget.extend(time.thread_time() - start)  # importing once is not the segment's search
+    if budget.clock_started:
+        budget.extend(time.thread_time() - start)  # importing once is not the segment's search
 
     # The tables are built from a matrix of what each candidate pair of one part costs against
     # the candidates of all the others (pairwise._tables, and the descent without tables): a word
