@@ -28,11 +28,11 @@ _accel = setup_py.accel
 
 def up_to_date() -> bool:
     built = _accel._built()
-    return all(_accel._has_binary(m) and built.get(m) == _accel.source_hash(m) for m in _accel.COMPILED)
+    return all(_accel._has_binary(m) and built.get(m) == _accel.source_hash(m) for m in _accel.BUILT)
 
 
 def clean() -> None:
-    for module in _accel.COMPILED:
+    for module in _accel.BUILT:
         source = _accel.source_path(module)
         for binary in source.parent.glob(source.stem + ".*.so"):
             binary.unlink()

@@ -1,6 +1,7 @@
 """The compiled accelerator, for `pip install .` and the sdist (every other setting is in
-pyproject.toml): Cython compiles the modules listed in meteor_core/_accel.py from their own .py
-sources where Cython and a C compiler are present; otherwise one line says so and the package is
+pyproject.toml): Cython compiles the modules listed in meteor_core/_accel.py (BUILT: modules
+compiled from their own .py sources, and C twins written as .pyx) where Cython and a C compiler
+are present; otherwise one line says so and the package is
 installed as pure Python (the same results, slower). build_accel.py builds the same extensions in
 place in a checkout (./run.sh setup).
 
@@ -43,12 +44,12 @@ def extensions() -> list:
     runs: an sdist ships no generated C)."""
     from setuptools import Extension
 
-    return [Extension(m, [str(accel.source_path(m).relative_to(ROOT))]) for m in accel.COMPILED]
+    return [Extension(m, [str(accel.source_path(m).relative_to(ROOT))]) for m in accel.BUILT]
 
 
 def write_manifest(package_dir: Path) -> None:
     """The hash of every compiled module's source, beside the compiled modules."""
-    hashes = {m: accel.source_hash(m) for m in accel.COMPILED}
+    hashes = {m: accel.source_hash(m) for m in accel.BUILT}
     (package_dir / accel.MANIFEST.name).write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n",
                                                   encoding="utf-8")
 
@@ -85,7 +86,7 @@ class OptionalBuildExt(build_ext):
         notice(f"compiled {len(self.extensions)} modules with Cython")
 
     def build_extension(self, ext):
-        if ext.sources[0].endswith(".py"):
+        if ext.sources[0].endswith((".py", ".pyx")):
             from Cython.Build import cythonize
 
             (translated,) = cythonize([ext.sources[0]], compiler_directives=DIRECTIVES, build_dir=self.cython_dir,

@@ -22,6 +22,7 @@ import streamlit as st
 
 from app_pages import page_state
 from components import agreement_views as views
+from components import language_choice
 from components.cache_keys import digest
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import markdown_literal
@@ -124,33 +125,59 @@ def _index(key: str, options, fallback) -> int:
     return list(options).index(fallback)
 
 
+def _kept_only_one(key: str, options) -> None:
+    """Before a selectbox whose options depend on the language: a kept choice no longer offered goes."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+
+
 def _kept_only(key: str, options) -> None:
     """Before a multiselect whose options depend on the data: kept choices no longer offered go."""
     if key in st.session_state and not set(st.session_state[key]) <= set(options):
         st.session_state[key] = [v for v in st.session_state[key] if v in options]
 
 
+def _language() -> str:
+    return st.session_state.get(language_choice.KEY, "en")
+
+
+def _offered_metrics(lang: str) -> list[str]:
+    """The metrics that score ``lang``: the presets that take it, BLEU, chrF, TER."""
+    return [m for m in agree.METRIC_NAMES if m not in PRESET_NAMES or m in language_choice.presets(lang)]
+
+
 def settings() -> tuple[list[str], int, int, MeteorConfig | None]:
-    """The sidebar: the metrics, bootstrap samples, seed and the user's own METEOR configuration
-    (always drawn, so that no choice is lost while the page waits for a table)."""
+    """The sidebar: the language, the metrics, bootstrap samples, seed and the user's own METEOR
+    configuration (always drawn, so that no choice is lost while the page waits for a table)."""
     with st.sidebar:
         st.header("Settings")
-        metric_names = st.multiselect("Metrics", agree.METRIC_NAMES, list(agree.METRIC_NAMES), key="agr_metrics",
+        lang = language_choice.choose(st)
+        offered = _offered_metrics(lang)
+        _kept_only("agr_metrics", offered)
+        metric_names = st.multiselect("Metrics", offered, offered, key="agr_metrics",
                                       persist_state="session", format_func=views.metric_label)
+        if lang != "en":
+            st.caption(f"The METEORs score {language_choice.label(lang)}. {language_choice.NLTK_NOTE}")
         samples = int(st.number_input("Bootstrap samples", 100, MAX_SAMPLES, agree.DEFAULT_SAMPLES, step=100,
                                       key="agr_samples", persist_state="session"))
         seed = int(st.number_input("Seed", 0, MAX_SEED, agree.DEFAULT_SEED, key="agr_seed", persist_state="session"))
         with st.expander("Your own METEOR configuration"):
             on = st.checkbox("Add it to the metrics (as “custom”)", key="agr_custom_on", persist_state="session")
-            preset = st.selectbox("Starting from", PRESET_NAMES, key="agr_custom_preset", persist_state="session")
-            base = MeteorConfig.preset(preset)  # each preset's sliders start from its own values
-            alpha = st.slider("α", 0.0, 1.0, base.alpha, step=0.05, key=f"agr_custom_alpha_{preset}",
+            presets = language_choice.presets(lang)
+            _kept_only_one("agr_custom_preset", presets)
+            preset = st.selectbox("Starting from", presets, key="agr_custom_preset", persist_state="session")
+            base = MeteorConfig.preset(preset, language=lang)  # each preset's sliders start from its own values
+            suffix = "" if lang == "en" else f"_{lang}"  # and per language: its parameters differ
+            alpha = st.slider("α", 0.0, 1.0, base.alpha, step=0.05, key=f"agr_custom_alpha_{preset}{suffix}",
                               persist_state="session")
-            beta = st.slider("β", 0.0, 6.0, base.beta, step=0.05, key=f"agr_custom_beta_{preset}",
+            beta = st.slider("β", 0.0, 6.0, base.beta, step=0.05, key=f"agr_custom_beta_{preset}{suffix}",
                              persist_state="session")
-            gamma = st.slider("γ", 0.0, 1.0, base.gamma, step=0.05, key=f"agr_custom_gamma_{preset}",
+            gamma = st.slider("γ", 0.0, 1.0, base.gamma, step=0.05, key=f"agr_custom_gamma_{preset}{suffix}",
                               persist_state="session")
-            synonyms = st.checkbox("synonym stage", True, key=f"agr_custom_syn_{preset}", persist_state="session")
+            english = lang == "en"
+            synonyms = st.checkbox("synonym stage", english, key=f"agr_custom_syn_{preset}{suffix}",
+                                   persist_state="session", disabled=not english,
+                                   help=None if english else "Synonyms are English only (WordNet)")
     if not on:
         return metric_names, samples, seed, None
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
@@ -257,6 +284,8 @@ def figures_section(report, samples: int, seed: int) -> None:
     st.dataframe(segment_table, hide_index=True, key="agr_segment_table", column_config=_number_columns(segment_table))
     st.caption(f"95% intervals: {samples:,} bootstrap samples of the seg_ids (seed {seed}); every row of a drawn "
                "segment comes along.")
+    st.caption("Signatures (how to reproduce these numbers):")
+    st.code("\n".join(f"{views.metric_label(name)}: {m.signature}" for name, m in report.metrics.items()), language=None)
     with st.expander("Highest on each figure"):
         for line in views.best_summary(report):
             st.text(line)
@@ -286,10 +315,10 @@ def tuning_section(table, table_key, scored: dict, custom: MeteorConfig | None, 
     st.caption("Aligns once, then rescores a grid of α, β, γ (δ for meteor15) from the statistics; the best point "
                "on the training rows is then scored on the held-out rows beside the defaults.")
     t1, t2, t3, t4 = st.columns(4)
-    presets = list(PRESET_NAMES) + ([CUSTOM] if custom is not None else [])
+    presets = list(language_choice.presets(_language())) + ([CUSTOM] if custom is not None else [])
     tune_preset = t1.selectbox("METEOR", presets, key="agr_tune_preset", persist_state="session",
                                index=_index("agr_tune_preset", presets, PRESET_NAMES[0]))
-    tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset)
+    tune_config = custom if tune_preset == CUSTOM else MeteorConfig.preset(tune_preset, language=_language())
     tunable = ["alpha", "beta", "gamma"] + (["delta"] if tune_config.scoring == "meteor1x" else [])
     _kept_only("agr_tune_params", tunable)
     parameters = t2.multiselect("Parameters", tunable, ["alpha", "beta", "gamma"], key="agr_tune_params",
@@ -351,10 +380,16 @@ def _page() -> None:
                "higher is better everywhere.")
     metric_names, samples, seed, custom = settings()
     table, table_key = test_set()
-    metrics = {n: n for n in metric_names} | ({CUSTOM: custom} if custom is not None else {})
+    # the METEOR presets in the language chosen (a configuration: its cache key names the language)
+    metrics = ({n: MeteorConfig.preset(n, language=_language()) if n in PRESET_NAMES else n for n in metric_names}
+               | ({CUSTOM: custom} if custom is not None else {}))
     if not metrics:
         st.info("Choose at least one metric.")
         st.stop()
+    meteors = [m for m in metrics.values() if isinstance(m, MeteorConfig)]
+    if meteors:  # the notes on the texts (another language, not NFC, no paraphrase table): about METEOR only
+        texts = (t for pair in zip(table.hypotheses, table.references) for t in (pair[0], *pair[1]))
+        language_choice.show_notes(meteors, texts)
     wait_for_the_ask(metrics, samples)
     scored = score_metrics(table, table_key, metrics)
     try:

@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, research_views
+from components import compare_views, language_choice, research_views
 from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
@@ -37,7 +37,7 @@ from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
 from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS, significance_report
-from meteor_core.config import PRESET_NAMES
+from meteor_core.notes import NOTE_SAMPLE, config_notes
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
 from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
@@ -304,11 +304,19 @@ def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_inde
 def settings() -> MeteorConfig:
     with st.sidebar:
         st.header("Settings")
-        preset = st.selectbox("Preset", PRESET_NAMES, key="cmp_preset", persist_state="session")
-        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session")
-    config = MeteorConfig.preset(preset)
-    if not synonyms:
-        config = MeteorConfig.preset(preset, stages=tuple(s for s in config.stages if s != "synonym"))
+        lang = language_choice.choose(st)
+        presets = language_choice.presets(lang)
+        if st.session_state.get("cmp_preset") not in presets:
+            st.session_state.pop("cmp_preset", None)  # nltk kept from English: the first preset that scores it
+        preset = st.selectbox("Preset", presets, key="cmp_preset", persist_state="session")
+        if lang != "en":
+            st.caption(language_choice.NLTK_NOTE)
+        english = lang == "en"
+        synonyms = st.checkbox("Synonym stage (WordNet)", True, key="cmp_synonyms", persist_state="session",
+                               disabled=not english, help=None if english else "Synonyms are English only (WordNet)")
+    config = MeteorConfig.preset(preset, language=lang)
+    if not synonyms and "synonym" in config.stages:
+        config = MeteorConfig.preset(preset, language=lang, stages=tuple(s for s in config.stages if s != "synonym"))
     return config
 
 
@@ -350,7 +358,16 @@ def test_set(config: MeteorConfig) -> Loaded:
         if isinstance(exc, OverBudget):
             st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
+    _notes(key, config, systems, references)
     return Loaded(systems, references, config, key, comparison, sources)
+
+
+def _notes(key: str, config: MeteorConfig, systems: dict[str, list[str]], references: list[list[str]]) -> None:
+    """The notes on the configuration and the test set (text not in NFC, in another language than
+    the one chosen, a missing paraphrase table), worked out once per test set and configuration."""
+    half = NOTE_SAMPLE // 2  # the first system's first segments and their first references
+    sample = [*next(iter(systems.values()))[:half], *(refs[0] for refs in references[:half] if refs)]
+    language_choice.show(config_notes(config, sample, fixes=language_choice.APP_FIXES))
 
 
 def _index(key: str, options: list, default) -> int:
@@ -361,12 +378,14 @@ def _index(key: str, options: list, default) -> int:
     return options.index(default)
 
 
-def corpus_section(loaded: Loaded) -> tuple[str, str]:
-    """The corpus table, the two systems to compare and their paired bootstrap; returns (A, B)."""
-    names = loaded.names
+def corpus_table_section(loaded: Loaded) -> None:
+    """The corpus table, with BLEU, chrF and TER when asked, and the signatures. (Not a fragment:
+    ticking BLEU, chrF and TER reruns the page, whose tables and exports all show them; a rerun of
+    three fragments at once from the checkbox left Chromium with a blank page now and then, "Bad
+    delta path index".)"""
     st.subheader(f"Corpus ({loaded.comparison.n_segments:,} segments)")
-    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu; on the demo set about 15 s once)", key="cmp_metrics",
-                persist_state="session")
+    st.checkbox("BLEU, chrF and TER beside METEOR (sacrebleu's; about a second per 2,000 segments, once)",
+                key="cmp_metrics", persist_state="session")
     other = _other_metrics(loaded)
     if other.stopped is not None:
         st.warning(markdown_literal(f"{other.stopped}; the tables show METEOR only."))
@@ -376,6 +395,13 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
     st.caption("Signatures (how to reproduce these numbers):")
     st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
+    st.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
+        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
+
+
+def corpus_section(loaded: Loaded) -> tuple[str, str]:
+    """The two systems to compare and their paired bootstrap; returns (A, B)."""
+    names = loaded.names
     c1, c2, c3, c4 = st.columns(4)
     a = c1.selectbox("System A (baseline)", names, index=_index("cmp_a", names, names[0]), key="cmp_a",
                      persist_state="session")
@@ -398,28 +424,25 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
                        f"{number(test.ci_low, signed=True)} … {number(test.ci_high, signed=True)}", width="content")
         numbers.metric("p-value", number(test.p_value), width="content")
         st.caption(markdown_literal(test.summary()))
-    downloads = st.container(horizontal=True)
-    downloads.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
-        corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
-    downloads.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
+    st.download_button("Corpus table and bootstrap (JSON)", compare_views.corpus_json(loaded.comparison, test),
                        "corpus.json", "application/json", key="dl_corpus_json", on_click="ignore")
     return a, b
 
 
 def _open_selected():
+    """A row selected in the segment table opens in the segment view: only that fragment reruns
+    (a full rerun redrew the whole page: 0.8-2.4 s in Chromium)."""
     rows = st.session_state.segments_table.selection.rows
     if rows:
         st.session_state.cmp_segment = int(st.session_state.cmp_shown_ids[rows[0]])
-        st.session_state.cmp_opened_from_table = True
+        st.rerun(scope=SEGMENT_VIEW)
 
 
 @st.fragment
 def segments_section(loaded: Loaded, a: str, b: str) -> None:
     """Filters, the segment table and the charts of the filtered segments. A fragment: a filter
-    reruns this part only; selecting a row reruns the page so that the segment view opens it."""
+    reruns this part only; selecting a row reruns the segment view only, which opens it."""
     start_request(fragment=True)
-    if st.session_state.pop("cmp_opened_from_table", False):
-        st.rerun()  # the row selection's callback set the segment: redraw the segment view too
     st.subheader("Segments")
     f1, f2, f3 = st.columns([1, 1, 1])
     score_range = f1.slider(label_literal(f"{a} or {b} scores between"), 0.0, 1.0, (0.0, 1.0), step=0.01,
@@ -430,7 +453,7 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     args = (loaded, loaded.key, a, b, tuple(score_range), tuple(diff_range), query)
     shown = _filtered(*args)
     st.caption(f"{len(shown):,} of {loaded.comparison.n_segments:,} segments. Click a column header to sort; "
-               "select a row to open it.")
+               "select a row to open it below, system by system.")
     st.session_state.cmp_shown_ids = list(shown["segment"])
     other = _other_metrics(loaded)
     shown_table = research_views.with_segment_metrics(shown, other.sentence, other.names)
@@ -447,7 +470,10 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
     page_state.keep(("cmp_chart_tab",))  # a fragment: the page's own keep does not run on its reruns
 
 
-@st.fragment
+SEGMENT_VIEW = "cmp_segment_view"  # the segment view fragment's key: a table row reruns it alone
+
+
+@st.fragment(key=SEGMENT_VIEW)
 def segment_view(loaded: Loaded, a: str) -> None:
     """One segment for every system against the same reference. A fragment: choosing another
     segment or reference reruns this part only."""
@@ -591,9 +617,11 @@ def corpus_difference_section(loaded: Loaded) -> None:
     w1, w2, w3 = st.columns(3)
     w_system = w1.selectbox("System", names, index=_index("cmp_w_system", names, names[0]), key="cmp_w_system",
                             persist_state="session")
-    w_a = w2.selectbox("Configuration A", PRESET_NAMES, index=PRESET_NAMES.index("nltk"), key="cmp_w_a",
+    lang = loaded.config.language  # both sides score the language chosen
+    presets = list(language_choice.presets(lang))
+    w_a = w2.selectbox("Configuration A", presets, index=_index("cmp_w_a", presets, "nltk" if "nltk" in presets else "meteor2005"), key="cmp_w_a",
                        persist_state="session")
-    w_b = w3.selectbox("Configuration B", PRESET_NAMES, index=PRESET_NAMES.index("meteor15"), key="cmp_w_b",
+    w_b = w3.selectbox("Configuration B", presets, index=_index("cmp_w_b", presets, "meteor15"), key="cmp_w_b",
                        persist_state="session")
     w_key = (loaded.key, w_system, w_a, w_b)
     if st.button("Explain the difference (rescores the corpus once per factor)", key="cmp_w_go"):
@@ -602,7 +630,7 @@ def corpus_difference_section(loaded: Loaded) -> None:
         with st.spinner("Walking from A to B…"):
             try:
                 st.session_state.cmp_waterfall = (w_key, explain_corpus_difference(
-                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a), MeteorConfig.preset(w_b),
+                    loaded.systems[w_system], loaded.references, MeteorConfig.preset(w_a, language=lang), MeteorConfig.preset(w_b, language=lang),
                     progress=request_deadline("The walk from A to B").progress(),
                     jobs=None))  # every core for large sets (see compare_systems above)
             except MISSING_RESOURCES as exc:
@@ -632,6 +660,7 @@ def _page() -> None:
     config = settings()
     st.title("Compare systems")
     loaded = test_set(config)
+    corpus_table_section(loaded)
     system_a, system_b = corpus_section(loaded)
     page_state.keep(KEPT)
     segments_section(loaded, system_a, system_b)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import page_state
-from components import difference_views
+from components import difference_views, language_choice
 from components.alignment_chart import alignment_figure
 from components.inputs import check_pair
 from components.missing_resources import MISSING_RESOURCES, show_missing
@@ -19,6 +19,7 @@ from meteor_core.analysis.difference import DEFAULT_ORDER, explain_difference
 from meteor_core.compat import known
 from meteor_core.config import PARAMETER_RANGES, PRESET_NAMES, check_parameter
 from meteor_core.explain import counted, diff_alignments, number
+from meteor_core.languages import LANGUAGES
 
 PAGE = "difference"
 # The presets, then the METEORs of packages (pycocoevalcap, hf-evaluate, ...: meteor_core.compat.known);
@@ -28,10 +29,38 @@ EXAMPLE_HYP = "Alimentum is located in the city centre. It is not family-friendl
 EXAMPLE_REF = "There is a place in the city centre, Alimentum, that is not family-friendly."
 DEFAULTS = {"A": "nltk", "B": "meteor15"}
 SIDE_PARAMETERS = tuple((name, *PARAMETER_RANGES[name]) for name in ("alpha", "beta", "gamma"))  # the library's
+LANG = language_choice.KEY
+ENGLISH_ONLY = "nltk and the packages' METEORs are English only; both sides score the language chosen."
+
+
+def _language() -> str:
+    return st.session_state.get(LANG, "en")
+
+
+def _choices(lang: str) -> list[str]:
+    """The configurations that score ``lang``: every one in English, the presets that take the
+    language otherwise."""
+    return PRESETS if lang == "en" else list(language_choice.presets(lang))
+
+
+def _base(preset: str, **overrides) -> MeteorConfig:
+    """A preset in the language chosen (one language for both sides), or a package's METEOR."""
+    if preset in PRESET_NAMES:
+        return known.configuration(preset, language=_language(), **overrides)
+    return known.configuration(preset, **overrides)
+
+
+def _language_changed() -> None:
+    """Another language: each side becomes a configuration that scores it, with its own parameters."""
+    offered = _choices(_language())
+    for side in "AB":
+        if st.session_state.get(f"dif_{side}") not in offered:
+            st.session_state[f"dif_{side}"] = "meteor2005" if side == "A" else "meteor15"
+        _preset_defaults(side)
 
 
 def _preset_defaults(side: str) -> None:
-    base = known.configuration(st.session_state[f"dif_{side}"])
+    base = _base(st.session_state[f"dif_{side}"])
     for name, _, _ in SIDE_PARAMETERS:
         st.session_state[f"dif_{side}_{name}"] = getattr(base, name)
     st.session_state[f"dif_{side}_syn"] = "synonym" in base.stages
@@ -43,6 +72,11 @@ def _from_url() -> None:
     problems = []  # what the link asked for that cannot be used, said once above the page
     st.session_state.dif_hyp = q.get("hyp", EXAMPLE_HYP)
     st.session_state.dif_ref = q.get("ref", EXAMPLE_REF)
+    lang = q.get("lang", _language())  # the link's, else the one chosen on another page
+    if lang not in LANGUAGES:
+        problems.append(f"lang must be one of {', '.join(LANGUAGES)}; got {lang[:30]}. Using English (en).")
+        lang = "en"
+    st.session_state[LANG] = lang
     for side in "AB":
         preset = q.get(side.lower(), DEFAULTS[side])
         try:
@@ -51,6 +85,10 @@ def _from_url() -> None:
             problems.append(f"{side.lower()} must be one of {', '.join(PRESETS)}; got {preset[:30]}. "
                             f"Using {DEFAULTS[side]}.")
             preset = DEFAULTS[side]
+        if preset not in _choices(lang):
+            problems.append(f"{preset} scores English only; using {'meteor2005' if side == 'A' else 'meteor15'} "
+                            f"for {LANGUAGES[lang].display}.")
+            preset = "meteor2005" if side == "A" else "meteor15"
         st.session_state[f"dif_{side}"] = preset
         _preset_defaults(side)
         for name, _, _ in SIDE_PARAMETERS:  # the library's own check: the same ranges and messages
@@ -72,13 +110,15 @@ def _start() -> None:
     # "a" marks this page's own parameters (the explorer's URL has "preset" instead).
     if "dif_hyp" not in st.session_state or (entered and "a" in st.query_params):
         _from_url()  # a new session, or the page opened by a link carrying a pair
+    elif st.session_state.get("_dif_lang_drawn", _language()) != _language():
+        _language_changed()  # chosen on another page: both sides follow
 
 
 def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]) -> dict:
-    params = {"hyp": st.session_state.dif_hyp, "ref": st.session_state.dif_ref}
+    params = {"hyp": st.session_state.dif_hyp, "ref": st.session_state.dif_ref, "lang": _language()}
     for side, config in (("a", config_a), ("b", config_b)):
         params[side] = st.session_state[f"dif_{side.upper()}"]
-        base = known.configuration(params[side])
+        base = _base(params[side])
         for name, _, _ in SIDE_PARAMETERS:
             if getattr(config, name) != getattr(base, name):
                 params[f"{side}_{name}"] = f"{getattr(config, name):g}"
@@ -90,9 +130,13 @@ def _url_params(config_a: MeteorConfig, config_b: MeteorConfig, order: list[str]
 
 
 def _config(side: str) -> MeteorConfig:
-    preset = st.selectbox(f"Configuration {side}", PRESETS, key=f"dif_{side}", on_change=_preset_defaults,
+    offered = _choices(_language())
+    if st.session_state.get(f"dif_{side}") not in offered:  # kept from another language
+        st.session_state[f"dif_{side}"] = "meteor2005" if side == "A" else "meteor15"
+        _preset_defaults(side)
+    preset = st.selectbox(f"Configuration {side}", offered, key=f"dif_{side}", on_change=_preset_defaults,
                           args=(side,), persist_state="session")
-    base = known.configuration(preset)
+    base = _base(preset)
     with st.expander(f"Adjust {side} (custom)"):
         alpha = st.slider("α", *PARAMETER_RANGES["alpha"], step=0.05, key=f"dif_{side}_alpha",
                           persist_state="session")
@@ -100,11 +144,14 @@ def _config(side: str) -> MeteorConfig:
                          persist_state="session")
         gamma = st.slider("γ (maximum penalty)", *PARAMETER_RANGES["gamma"], step=0.05, key=f"dif_{side}_gamma",
                           persist_state="session")
-        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn", persist_state="session")
+        english = _language() == "en"
+        synonyms = st.checkbox("synonym stage", key=f"dif_{side}_syn", persist_state="session",
+                               disabled=not english, help=None if english else "Synonyms are English only (WordNet)")
+        synonyms = synonyms and english
     stages = base.stages if synonyms else tuple(s for s in base.stages if s != "synonym")
     custom = (alpha, beta, gamma, stages) != (base.alpha, base.beta, base.gamma, base.stages)
-    return known.configuration(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
-                               name=f"{preset} (custom)" if custom else base.name)
+    return _base(preset, alpha=alpha, beta=beta, gamma=gamma, stages=stages,
+                 name=f"{preset} (custom)" if custom else base.name)
 
 
 @st.cache_data(show_spinner="Walking from A to B…", max_entries=64)
@@ -120,6 +167,12 @@ def _drawing(hyp: str, ref: str, a: dict, b: dict, order: tuple[str, ...], side:
 
 
 _start()
+with st.sidebar:
+    st.header("Settings")
+    language_choice.choose(st, on_change=_language_changed)
+    st.session_state._dif_lang_drawn = _language()
+    if _language() != "en":
+        st.caption(ENGLISH_ONLY)
 
 st.title("Why do two METEORs disagree?")
 for problem in st.session_state.pop("dif_url_problems", []):  # said once: gone at the next interaction
@@ -141,7 +194,7 @@ st.query_params.from_dict(_url_params(config_a, config_b, order))
 if st.session_state.dif_A in PRESET_NAMES:  # (the explorer takes presets, not packages' METEORs)
     st.page_link("app_pages/explore.py", label="Open this pair in the explorer (configuration A)",
                  icon=":material/compare_arrows:",
-                 query_params={"hyp": hyp, "ref": ref, "preset": st.session_state.dif_A,
+                 query_params={"hyp": hyp, "ref": ref, "lang": _language(), "preset": st.session_state.dif_A,
                                **{name: f"{getattr(config_a, name):g}" for name, _, _ in SIDE_PARAMETERS},
                                "stages": ",".join(config_a.stages)})
 
@@ -150,6 +203,7 @@ for message in errors:
     st.warning(message)
 if errors:
     st.stop()
+language_choice.show_notes([config_a, config_b], [hyp, ref])
 key = (hyp, ref, config_a.to_dict(), config_b.to_dict(), tuple(order))
 try:
     d = _difference(*key)

@@ -1,5 +1,7 @@
 """The optional compiled accelerator: meteor_core's hot modules compiled by Cython from these same
-.py sources (``build_accel.py``, run by ``./run.sh setup``), with the .py files as the fallback.
+.py sources (``build_accel.py``, run by ``./run.sh setup``; ``pip install .``), with the .py
+files as the fallback; and C twins (TWINS): parts of a pure module rewritten in Cython on C data
+(a .pyx), which the pure module uses in place of its own code when they are built and up to date.
 
 A compiled module (a .so beside its .py) is imported only when it was built from the .py as it
 is now: the build writes each source's SHA-256 (its .py, and the .pxd of C types beside it if
@@ -36,21 +38,30 @@ COMPILED = (
     "meteor_core.wordnet",
     "meteor_core.analysis.ter",
 )
+# C twin (a .pyx) -> the pure module whose code it mirrors. A twin is out of date when its .pyx or
+# that module's source changed since the build: the pure module's own code then runs.
+TWINS = {
+    "meteor_core.align._beam_search": "meteor_core.align.beam",  # beam._search on C structs
+}
+BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"
 
 
 def source_path(module: str) -> Path:
-    return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".pyx" if module in TWINS else ".py")
 
 
 def source_hash(module: str) -> str:
     """The hash of what a module is compiled from: its .py, and its .pxd (C types for Cython,
-    read only by the build) when it has one: an edited .pxd, too, means the build is out of date."""
+    read only by the build) when it has one: an edited .pxd, too, means the build is out of date.
+    For a C twin: its .pyx and the source of the module it mirrors."""
     source = source_path(module)
     digest = hashlib.sha256(source.read_bytes())
     declarations = source.with_suffix(".pxd")
     if declarations.is_file():
         digest.update(b"\0pxd\0" + declarations.read_bytes())
+    if module in TWINS:
+        digest.update(b"\0mirrors\0" + source_hash(TWINS[module]).encode())
     return digest.hexdigest()
 
 
@@ -107,9 +118,20 @@ def source_module(module: str):
     return _source_modules[module]
 
 
+def twin(module: str):
+    """The C twin ``module`` (of TWINS), imported, when it is built and up to date and
+    METEOR_PURE is not set; else None (its pure module's own code runs)."""
+    if os.environ.get("METEOR_PURE") or not _has_binary(module) or _built().get(module) != source_hash(module):
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # built for another Python, say
+        return None
+
+
 def compiled_modules() -> list[str]:
-    """The modules of COMPILED that this process runs compiled."""
-    return [m for m in COMPILED
+    """The modules of BUILT that this process runs compiled."""
+    return [m for m in BUILT
             if m in sys.modules and str(getattr(sys.modules[m], "__file__", "")).endswith(
                 tuple(importlib.machinery.EXTENSION_SUFFIXES))]
 
@@ -121,10 +143,12 @@ def status() -> tuple[list[str], dict[str, str]]:
 
     for module in COMPILED:
         importlib.import_module(module)
+    for module in TWINS:
+        twin(module)
     running = compiled_modules()
     pure, built = bool(os.environ.get("METEOR_PURE")), _built()
     why = {}
-    for module in COMPILED:
+    for module in BUILT:
         if module in running:
             continue
         if not _has_binary(module):
@@ -145,7 +169,7 @@ def summary() -> str:
     if not running:
         reasons = sorted(set(why.values()))
         return f"compiled core: not active, pure Python ({'; '.join(reasons)})"
-    line = f"compiled core: active, {len(running)} of {len(COMPILED)} modules ({', '.join(short)})"
+    line = f"compiled core: active, {len(running)} of {len(BUILT)} modules ({', '.join(short)})"
     if why:
         line += "; from .py: " + ", ".join(f"{m.rsplit('.', 1)[-1]} ({reason})" for m, reason in why.items())
     return line

@@ -10,19 +10,23 @@ import pytest
 from conftest import ROOT
 from meteor_core import _accel
 
-BUILT = all(_accel._has_binary(m) for m in _accel.COMPILED)
+BUILT = all(_accel._has_binary(m) for m in _accel.BUILT)
 needs_build = pytest.mark.skipif(not BUILT and not os.environ.get("METEOR_REQUIRE_ACCEL"),
                                  reason="compiled modules not built (python build_accel.py)")
 
 # Scores the whole bundled TED set (1,200 segments x 2 systems) with a preset and prints every
-# result's to_dict, one JSON line each, and which modules ran compiled.
+# result's to_dict, one JSON line each, and which modules ran compiled. "meteor15-paraphrase":
+# meteor15 with all four modules, the jar's paraphrase table included.
 SCORE_ALL = """
 import json, sys
 from meteor_core import MeteorConfig, _accel, score, scorer
 import meteor_core.analysis.ter  # not on the scoring path, but built too: every built module must load compiled
 from conftest import ted_lines
 ref = ted_lines("ref")
-config = MeteorConfig.preset(sys.argv[1])
+if sys.argv[1] == "meteor15-paraphrase":
+    config = MeteorConfig.meteor15(stages=("exact", "stem", "synonym", "paraphrase"), paraphrase_table="jar")
+else:
+    config = MeteorConfig.preset(sys.argv[1])
 for system in ("sys1", "sys2"):
     for h, r in zip(ted_lines(system), ref):
         print(json.dumps(score(h, [r], config).to_dict(), sort_keys=True))
@@ -41,11 +45,16 @@ def _score_all(preset: str, pure: bool) -> tuple[list[str], list[str]]:
 
 
 @needs_build
-@pytest.mark.parametrize("preset", ["meteor2005", "nltk", "meteor15"])
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk", "meteor15", "meteor15-paraphrase"])
 def test_compiled_and_pure_give_identical_results_on_the_whole_set(preset):
+    if preset == "meteor15-paraphrase":
+        from meteor_core import jar_resources
+
+        if jar_resources.find_jar() is None:
+            pytest.skip("needs a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
     compiled, modules = _score_all(preset, pure=False)
     pure, none = _score_all(preset, pure=True)
-    assert sorted(modules) == sorted(_accel.COMPILED) and none == []
+    assert sorted(modules) == sorted(_accel.BUILT) and none == []
     assert len(compiled) == len(pure) == 2400
     different = [k for k, (a, b) in enumerate(zip(compiled, pure)) if a != b]
     assert not different, f"{len(different)} segments differ, first: {different[:5]}"
@@ -97,3 +106,83 @@ def test_a_compiled_module_hands_what_its_c_types_cannot_hold_to_its_source():
     source = _accel.source_module("meteor_core.align.beam")
     assert source is not beam and source.__file__.endswith("beam.py") and not source._COMPILED
     assert _accel.source_module("meteor_core.align.beam") is source  # loaded once
+
+
+# Scores the adversarial cases (most cut by the work budget) and prints every to_dict.
+SCORE_ADVERSARIAL = """
+import json
+from bench.adversarial import cases
+from meteor_core import MeteorConfig, score
+for hyp, ref in cases().values():
+    for preset in ("meteor2005", "nltk", "meteor15"):
+        print(json.dumps(score(hyp, [ref], MeteorConfig.preset(preset)).to_dict(), sort_keys=True))
+"""
+
+
+@needs_build
+def test_compiled_and_pure_cut_the_adversarial_cases_alike():
+    """The work budget's cut points are the same on both paths: every field equal."""
+    runs = []
+    for pure in (False, True):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env.pop("METEOR_PURE", None)
+        if pure:
+            env["METEOR_PURE"] = "1"
+        out = subprocess.run([sys.executable, "-c", SCORE_ADVERSARIAL], capture_output=True, text=True, env=env,
+                             cwd=ROOT, check=True)
+        runs.append(out.stdout.splitlines())
+    assert len(runs[0]) == 21 and runs[0] == runs[1]
+    assert sum('"stopped_by": "work"' in line for line in runs[0]) >= 6
+
+
+@needs_build
+def test_the_c_beam_search_is_the_python_one_on_random_small_cases():
+    """beam._search against its C twin (_beam_search.pyx) on thousands of random sentences over
+    tiny vocabularies (repeats, stems, synonyms; phrases from a small paraphrase table), with
+    budgets that cut anywhere: the same best path (matches, key, last end, used words), the same
+    completeness and the same work spent."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import MeteorConfig
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    twin = _accel.twin("meteor_core.align._beam_search")
+    assert twin is not None and twin.beam_size == beam.BEAM_SIZE
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    table = _small_paraphrase_table()
+    words = ["the", "a", "cat", "cats", "sat", "big", "large", "on", "mat", "of"]
+    sentence = st.lists(st.sampled_from(words), max_size=14)
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 1, 20, 200, 2_000]), st.booleans())
+    def same(hyp, ref, limit, phrases):
+        stages = ("exact", "stem", "synonym", "paraphrase") if phrases else ("exact", "stem", "synonym")
+        found = []
+        for search in (beam._search, lambda *a: twin.search(*a, beam._finish_greedily)):
+            budget = Budget() if limit is None else Budget(limit)
+            per_ref, fixed, _ = beam._candidates(hyp, ref, stages, config, table if phrases else None, budget)
+            chunk, cover = beam._key_units(per_ref, len(hyp))
+            best, complete = search(per_ref, fixed, budget, chunk, cover)
+            found.append((beam._matches(best, per_ref, fixed, hyp, ref, config), best[:3], best[4], complete,
+                          budget.used, budget.stopped_by))
+        assert found[0] == found[1]
+
+    same()
+
+
+def _small_paraphrase_table():
+    """A table of a few phrases, in the Meteor format (probability, phrase, paraphrase lines)."""
+    import tempfile
+    from pathlib import Path
+
+    from meteor_core import paraphrase
+
+    entries = {"the cat": ("a cat", "cats"), "big": ("large", "of the big"), "sat on": ("sat",),
+               "a": ("the",), "on the mat": ("on a mat", "mat")}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "small.txt"
+        path.write_text("".join(f"0.5\n{phrase}\n{other}\n" for phrase, others in entries.items() for other in others),
+                        encoding="utf-8")
+        return paraphrase.parse(str(path))

@@ -133,8 +133,8 @@ def test_a_preset_change_says_which_parameters_it_replaced(at):
     at.slider(key="alpha").set_value(0.5).run()
     at.selectbox(key="preset").set_value("meteor15").run()
     assert at.slider(key="alpha").value == 0.85  # the preset's own
-    assert at.info[0].value == ("meteor15's own parameters and stages are set: α 0.5 → 0.85, β 3 → 0.2, γ 0.5 → 0.6. "
-                                "Move the sliders again for values of your own.")
+    assert at.info[0].value == ("meteor15's own parameters and stages are set: α 0.5 → 0.85, β 3 → 0.2, γ 0.5 → 0.6, "
+                                "paraphrase on, Unicode NFC off. Move the sliders again for values of your own.")
     at.run()
     assert not any("own parameters and stages are set" in i.value for i in at.info)  # said once
 
@@ -269,3 +269,94 @@ def test_meteor15_preset_shows_the_1x_terms(at):
     at.slider(key="delta").set_value(0.5).run()
     assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(delta=0.5)).score:.4f}"
     assert at.query_params["delta"] == "0.5"
+
+
+# --- languages (issue 29) ---------------------------------------------------------------------
+
+GERMAN = ("Die Katze sitzt auf der Matte und schaut aus dem Fenster.",
+          "Die Katze saß auf der Matte und sah aus dem Fenster.")
+
+
+def _signature(at):
+    """The signature as shown: a code block, so what a user copies is the signature itself."""
+    return "Signature: " + next(c.value for c in at.code if c.value.startswith("meteor|"))
+
+
+def test_meteor15_in_the_explorer_is_the_preset_with_the_jar_s_paraphrase_table(at):
+    """The explorer's meteor15 took no paraphrase table unless one was chosen, so it differed from
+    MeteorConfig.meteor15(), whose default takes the jar's table."""
+    at.selectbox(key="preset").set_value("meteor15").run()
+    assert at.selectbox(key="paraphrase_choice").value == "the jar's (paraphrase-en.gz)"
+    assert at.selectbox(key="paraphrase_choice").options[0] == "the jar's (paraphrase-en.gz)"
+    assert _signature(at) == "Signature: " + MeteorConfig.meteor15().signature()
+    hyp, ref = at.text_area(key="hyp").value, at.text_area(key="ref_0").value
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15()).score:.4f}"
+    at.selectbox(key="paraphrase_choice").set_value("(none)").run()
+    assert "paraphrase" not in _signature(at)
+    assert any("scores without paraphrases" in c.value for c in at.sidebar.caption)
+
+
+def test_german_from_the_url_is_scored_as_german_and_kept_in_the_url():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(hyp=GERMAN[0], ref=GERMAN[1], preset="meteor15", lang="de")
+    at.run()
+    german = MeteorConfig.meteor15(language="de")
+    assert at.selectbox(key="lang").value == "de"
+    assert metric(at, "METEOR") == f"{score(GERMAN[0], [GERMAN[1]], german).score:.4f}"
+    assert _signature(at) == "Signature: " + german.signature()
+    assert at.query_params["lang"] in ("de", ["de"])
+    assert at.checkbox(key="stage_synonym").disabled and not at.checkbox(key="stage_synonym").value
+    assert "nltk" not in at.selectbox(key="preset").options
+
+
+def test_english_text_under_german_gets_a_note_and_nltk_gives_way(at):
+    """Changing the language resets the preset's parameters for it and says so; nltk is English
+    only; English text scored as German is said to look English."""
+    at.selectbox(key="preset").set_value("nltk").run()
+    at.selectbox(key="lang").set_value("de").run()
+    assert at.selectbox(key="preset").value == "meteor15"
+    infos = [i.value for i in at.info]
+    assert any(v.startswith("nltk is English only") for v in infos)
+    assert any(v.startswith("meteor15's own parameters and stages for German are set: α 0.9 → 0.95") for v in infos)
+    assert at.slider(key="alpha").value == 0.95 and at.slider(key="beta").value == 1.0
+    enter(at, "The cat is sitting on the mat and it is looking out of the window at the birds in the garden",
+          "The cat sat on the mat and it looked out of the window at the birds that were in the garden")
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any(w.startswith("The text looks like English, not German") for w in warnings)
+    assert any("choose English (en) as the language in the sidebar" in w for w in warnings)
+
+
+def test_a_link_asking_nltk_in_german_is_told_why_it_gets_meteor15():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(hyp=GERMAN[0], ref=GERMAN[1], preset="nltk", lang="de")
+    at.run()
+    assert at.selectbox(key="preset").value == "meteor15"
+    assert any("nltk is English only" in w.value.replace("\\", "") for w in at.warning)
+
+
+@pytest.mark.parametrize("code", ["cs", "other"])
+def test_meteor2005_scores_a_language_without_a_stemmer(at, code):
+    """meteor2005 in Czech (or 'other') failed on every pair: the optimal aligner built a stemmer
+    before looking at its stages ("No stemmer for language (czech)")."""
+    at.selectbox(key="lang").set_value(code).run()
+    at.selectbox(key="preset").set_value("meteor2005").run()
+    assert not at.error and not at.exception
+    assert at.checkbox(key="stage_stem").disabled and not at.checkbox(key="stage_stem").value
+    hyp, ref = at.text_area(key="hyp").value, at.text_area(key="ref_0").value
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor2005(language=code)).score:.4f}"
+
+
+def test_text_not_in_nfc_is_said_and_the_toggle_composes_it(at):
+    import unicodedata
+
+    hyp, ref = (unicodedata.normalize("NFD", t) for t in ("le café est très bon", "le café était très bon"))
+    at.selectbox(key="preset").set_value("meteor15").run()
+    enter(at, hyp, ref)
+    assert any(w.value.replace("\\", "").startswith("Some text is not in Unicode NFC") and
+               "tick 'Unicode NFC' in the sidebar" in w.value.replace("\\", "") for w in at.warning)
+    at.toggle(key="normalize").set_value(True).run()
+    assert not any("Unicode NFC" in w.value for w in at.warning)
+    assert metric(at, "METEOR") == f"{score(hyp, [ref], MeteorConfig.meteor15(normalize='NFC')).score:.4f}"
+    assert at.query_params["nfc"] in ("1", ["1"])

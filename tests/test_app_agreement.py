@@ -253,3 +253,50 @@ def test_a_tuned_optimum_at_the_edge_of_the_grid_is_flagged():
                      "The best γ = 1 is the highest value of the grid: the optimum lies at the edge of what was "
                      "tried, not inside it."]
     assert views.edge_notes(_tuned({"alpha": 0.5, "beta": 1.0, "gamma": 0.3}, default)) == []
+
+
+# --- languages (issue 29) ---------------------------------------------------------------------
+
+GERMAN_REFS = ["die Katze saß heute auf der warmen Matte im Haus", "ein Hund lief schnell durch den großen Park",
+               "es regnet jetzt über der alten Stadt am Fluss", "wir trinken gern grünen Tee mit etwas Milch",
+               "sie gingen am ruhigen Fluss entlang nach Hause"]
+
+
+def german_table() -> bytes:
+    rows = []
+    for s, ref in enumerate(GERMAN_REFS):
+        words = ref.split()
+        for k, name in enumerate(("gut", "kurz", "kürzer")):
+            rows.append({"system": name, "seg_id": s + 1, "reference": ref,
+                         "hypothesis": " ".join(words[:len(words) - 2 * k]), "human": -k})
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in rows).encode()
+
+
+def test_presets_are_scored_in_the_language_chosen_and_nltk_is_english_only(page):
+    from meteor_core import MeteorConfig
+
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    assert "nltk" not in at.multiselect(key="agr_metrics").options
+    assert "meteor15" in at.multiselect(key="agr_metrics").options
+    at = upload(at, german_table(), metrics=("meteor2005", "meteor15", "bleu"))
+    assert not at.exception
+    signatures = "\n".join(c.value for c in at.code)
+    assert MeteorConfig.meteor15(language="de").signature() in signatures
+    assert MeteorConfig.meteor2005(language="de").signature() in signatures
+    table = load_judgments(german_table(), "t.jsonl")
+    expected = agree.agreement(table, [agree.score_metric(table, m, language="de") for m in ("meteor2005", "meteor15")],
+                               200, agree.DEFAULT_SEED)
+    shown = frame(at, "Pearson").set_index("metric")
+    for name in ("meteor2005", "meteor15"):
+        assert shown.loc[name, "Pearson"] == pytest.approx(expected.metrics[name].figures["system.pearson"].value)
+
+
+def test_english_judgments_under_german_get_the_note(page):
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    at = upload(at, table_bytes(), metrics=("meteor15", "bleu"))
+    warnings = [shown_text(w.value) for w in at.warning]
+    assert any(w.startswith("The text looks like English, not German") for w in warnings)
+    at.multiselect(key="agr_metrics").set_value(["bleu"]).run()
+    assert not any("looks like English" in shown_text(w.value) for w in at.warning)  # METEOR's notes only

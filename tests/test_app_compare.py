@@ -121,3 +121,46 @@ def test_corpus_waterfall_for_one_system(page):
     assert f"meteor15 scores {b:.4f}" in summary
     steps = at.get("dataframe")[-1].value
     assert steps.factor.iloc[0] == "A: nltk"
+
+
+# --- languages (issue 29) ---------------------------------------------------------------------
+
+GERMAN_REF = "Die Katze saß auf der Matte.\nEin Hund lief durch den Park.\nHeute regnet es den ganzen Tag.\n"
+GERMAN_SYS = "Die Katze sitzt auf der Matte.\nDer Hund läuft im Park.\nEs regnet heute den ganzen Tag.\n"
+
+
+def _upload(at, ref: str, systems: dict[str, str]):
+    upload_mode(at)
+    at.file_uploader(key="cmp_refs").upload("ref.txt", ref.encode()).run()
+    uploader = at.file_uploader(key="cmp_systems")
+    for name, text in systems.items():
+        uploader = uploader.upload(name, text.encode())
+    return uploader.run()
+
+
+def test_german_uploads_are_scored_as_german(page):
+    from meteor_core import MeteorConfig
+    from meteor_core.analysis.compare import compare_systems
+
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    assert at.selectbox(key="cmp_preset").options == ["meteor2005", "meteor15"]  # nltk: English only
+    at.selectbox(key="cmp_preset").set_value("meteor15").run()
+    assert at.checkbox(key="cmp_synonyms").disabled
+    at = _upload(at, GERMAN_REF, {"a.txt": GERMAN_SYS, "b.txt": GERMAN_REF})
+    assert not at.exception
+    german = MeteorConfig.meteor15(language="de")
+    expected = compare_systems({"a": GERMAN_SYS.splitlines(), "b": GERMAN_REF.splitlines()},
+                               [[r] for r in GERMAN_REF.splitlines()], german)
+    corpus = at.dataframe[0].value.set_index("system")
+    assert corpus.loc["a", "corpus METEOR"] == pytest.approx(expected.results["a"].score, abs=5e-5)
+    signatures = "\n".join(c.value for c in at.code)
+    assert german.signature() in signatures
+
+
+def test_english_text_under_german_is_said_to_look_english(page):
+    at = page
+    at.selectbox(key="lang").set_value("de").run()
+    warnings = [shown_text(w.value) for w in at.warning]  # the demo set: TED talks in English
+    assert any(w.startswith("The text looks like English, not German") and "choose English (en) as the language"
+               in w for w in warnings)

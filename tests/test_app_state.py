@@ -301,3 +301,38 @@ def test_compare_filter_and_segment_rerun_quickly(at):
         times.append((time.perf_counter() - start) / 2)
         assert not at.exception
     assert sorted(times)[1] < 10.0  # target 1 s; measured ~0.08 s
+
+
+# --- languages across pages (issue 29) -------------------------------------------------------
+
+GERMAN = ("Die Katze sitzt auf der Matte und schaut aus dem Fenster.",
+          "Die Katze saß auf der Matte und sah aus dem Fenster.")
+
+
+def test_the_language_chosen_on_the_explorer_is_the_difference_page_s(at):
+    at.selectbox(key="lang").set_value("de").run()
+    at.switch_page(DIFFERENCE).run()
+    assert not at.exception
+    assert at.selectbox(key="lang").value == "de"
+    assert at.selectbox(key="dif_A").options == ["meteor2005", "meteor15"]  # nltk and the packages: English
+    assert at.query_params["lang"] in ("de", ["de"])
+    at.text_area(key="dif_hyp").input(GERMAN[0])
+    at.text_area(key="dif_ref").input(GERMAN[1]).run()
+    b = score(GERMAN[0], [GERMAN[1]], MeteorConfig.meteor15(language="de")).score
+    assert metric(at, "B: meteor15") == f"{b:.4f}"
+    assert at.checkbox(key="dif_A_syn").disabled
+    at.switch_page(EXPLORE).run()
+    assert at.selectbox(key="lang").value == "de" and at.slider(key="alpha").value == MeteorConfig.meteor2005(language="de").alpha
+
+
+def test_the_difference_page_opens_in_german_from_a_link():
+    st.cache_data.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(DIFFERENCE)
+    at.query_params.update(hyp=GERMAN[0], ref=GERMAN[1], a="nltk", b="meteor15", lang="de")
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="dif_A").value == "meteor2005"
+    assert any("nltk scores English only" in w.value.replace("\\", "") for w in at.warning)
+    a = score(GERMAN[0], [GERMAN[1]], MeteorConfig.meteor2005(language="de")).score
+    assert metric(at, "A: meteor2005") == f"{a:.4f}"

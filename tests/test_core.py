@@ -352,22 +352,31 @@ def _best_over_monotone_choices(classes, fixed):
 def test_many_repeated_words_match_exhaustive_choice():
     """Up to six repeated words at once: the grouping of parts that can interact, the per-part
     shortcuts and the pairwise search together give the exhaustive optimum."""
+    assert check_random_groups(seed=11, fewest_parts=3, most_copies=4) > 300
+
+
+def check_random_groups(seed: int, fewest_parts: int, most_copies: int) -> int:
+    """Random sentences over small vocabularies whose stage has at least ``fewest_parts`` open
+    classes of at most ``most_copies`` copies a side: the stage search proves its choice, and
+    its added crossings and links are the exhaustive optimum's. How many were checked."""
     from meteor_core.align import search
 
-    rng = random.Random(11)
+    rng = random.Random(seed)
     checked = 0
     for _ in range(1500):
         hw, rw = _random_classes(rng, "abcdefxyz", "abcdefuvw", 6, 16)
         forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
-        if len(open_classes) < 3 or any(len(h) > 4 or len(r) > 4 for h, r in open_classes):
+        if len(open_classes) < fewest_parts or any(len(h) > most_copies or len(r) > most_copies
+                                                   for h, r in open_classes):
             continue
         pairs, proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
         assert proven
         new = [p for p in pairs if p not in set(forced)]
+        assert len(new) == sum(min(len(h), len(r)) for h, r in open_classes)
         crossings, links = _added(new, forced)
-        assert (crossings, -links) == _best_over_monotone_choices(open_classes, forced)
+        assert (crossings, -links) == _best_over_monotone_choices(open_classes, forced), (hw, rw)
         checked += 1
-    assert checked > 300
+    return checked
 
 
 def test_monotone_dp_takes_links_within_a_class():

@@ -388,35 +388,14 @@ def test_parts_with_too_many_options_to_list_are_solved_exactly(monkeypatch):
     26 in a quoted passage) lists only the options that may beat the incumbent: the joint
     optimum is still proven and equals the exhaustive one. Here every part of two or more
     options takes that path."""
-    from test_core import _added, _random_classes
+    from test_core import check_random_groups
 
     monkeypatch.setattr(search, "MAX_PART_OPTIONS", 1)
     monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)
     listed = []
     real = search._large_parts_listed
     monkeypatch.setattr(search, "_large_parts_listed", lambda *args: listed.append(1) or real(*args))
-    rng = random.Random(29)
-    checked = 0
-    for _ in range(1500):
-        hw, rw = _random_classes(rng, "abcdefxyz", "abcdefuvw", 6, 16)
-        forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
-        if len(open_classes) < 2 or any(len(h) > 5 or len(r) > 5 for h, r in open_classes):
-            continue
-        pairs, proven = search.solve_classes(forced, open_classes, [], Budget(10**12))
-        assert proven
-        new = [p for p in pairs if p not in set(forced)]
-        assert len(new) == sum(min(len(h), len(r)) for h, r in open_classes)
-        assert _added(new, forced) == _brute_force_added(open_classes, forced), (hw, rw)
-        checked += 1
-    assert checked > 300 and len(listed) > 100
-
-
-def _brute_force_added(classes, fixed):
-    """(added crossings, added links) of the best choice, by trying every in-order choice."""
-    from test_core import _best_over_monotone_choices
-
-    crossings, negative_links = _best_over_monotone_choices(classes, fixed)
-    return crossings, -negative_links
+    assert check_random_groups(seed=29, fewest_parts=2, most_copies=5) > 300 and len(listed) > 100
 
 
 def test_a_quoted_passage_is_proven():

@@ -49,12 +49,14 @@ _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
-# Compiled, the search's keys are C long long (beam.pxd), exact while none can reach C_KEY_LIMIT
-# (a bound from the key units, see _keys_fit): past it (thousands of words with millions of
-# candidates) the compiled module hands the search to this module's _search run from its .py,
+# Compiled (beam.pxd, and the C twin _beam_search.pyx), the search's keys are C long long, exact
+# while none can reach C_KEY_LIMIT (a bound from the key units, see _keys_fit): past it (thousands
+# of words with millions of candidates) the search runs as this module's _search from its .py,
 # whose ints are Python's, unbounded.
 C_KEY_LIMIT = 2**62
 _COMPILED = not __file__.endswith(".py")
+# _search on C structs (align/_beam_search.pyx), when built and up to date (else None: _search runs).
+_C_TWIN = _accel.twin("meteor_core.align._beam_search")
 
 _KEY = _FIRST = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
@@ -277,10 +279,13 @@ def align_meteor_beam(hyp: list[str], ref: list[str], config: MeteorConfig, budg
     budget.extend(time.thread_time() - loading)
     per_ref, fixed, whole = _candidates(hyp, ref, stages, config, table, budget)
     chunk, cover = _key_units(per_ref, len(hyp))
-    search = _search
-    if _COMPILED and not _keys_fit(len(ref), len(hyp), cover):  # Python's unbounded ints
-        search = _accel.source_module(__name__)._search
-    best, complete = search(per_ref, fixed, budget, chunk, cover)
+    if not _keys_fit(len(ref), len(hyp), cover):  # Python's unbounded ints
+        search = _accel.source_module(__name__)._search if _COMPILED else _search
+        best, complete = search(per_ref, fixed, budget, chunk, cover)
+    elif _C_TWIN is not None:
+        best, complete = _C_TWIN.search(per_ref, fixed, budget, chunk, cover, _finish_greedily)
+    else:
+        best, complete = _search(per_ref, fixed, budget, chunk, cover)
     return Alignment(_matches(best, per_ref, fixed, hyp, ref, config), complete and whole)
 
 
@@ -438,8 +443,7 @@ def _finish_greedily(path: tuple, per_ref: list[tuple], fixed: list, start: int,
                         continue
                 else:
                     i = last if last != -1 and free >> last & 1 else (free & -free).bit_length() - 1
-                    best = (i, 1, 1, _ONE_WORD_GAIN[stage], stage, 1 << i)  # (as _SINGLES holds it: made here, since
-                    # the .py's copy of this module, which the compiled one may hand the search to, never filled its own)
+                    best = _SINGLES[stage].upto(i + 1)[i]  # (this module's own, made as needed)
                 break
         if best is None:
             key += chunk if last != -1 else 0

@@ -20,7 +20,7 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
     fixed: list[tuple[int, int]] = []
     matches: list[tuple] = []  # Match's fields as plain tuples (see Alignment)
     proven = True
-    stem = resources.stemmer(config.stemmer, config.language)
+    stem = resources.stemmer(config.stemmer, config.language) if "stem" in config.stages else None
     for stage in config.stages:
         if not free_h or not free_r:
             break
