@@ -366,33 +366,41 @@ def tuning_result(result) -> None:
 
 # --- the page ----------------------------------------------------------------------------------
 
-start_request()
-if page_state.entered(PAGE):
-    st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
-st.title("Agreement with people")
-st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
-           "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% intervals "
-           "from a bootstrap over segments, and paired tests between metrics. TER is negated so that higher is "
-           "better everywhere.")
-metric_names, samples, seed, custom = settings()
-table, table_key = test_set()
-# the METEOR presets in the language chosen (a configuration: its cache key names the language)
-metrics = ({n: MeteorConfig.preset(n, language=_language()) if n in PRESET_NAMES else n for n in metric_names}
-           | ({CUSTOM: custom} if custom is not None else {}))
-if not metrics:
-    st.info("Choose at least one metric.")
-    st.stop()
-meteors = [m for m in metrics.values() if isinstance(m, MeteorConfig)]
-if meteors:  # the notes on the texts (another language, not NFC, no paraphrase table): about METEOR only
-    language_choice.show_notes(meteors, (t for pair in zip(table.hypotheses, table.references) for t in (pair[0], *pair[1])))
-wait_for_the_ask(metrics, samples)
-scored = score_metrics(table, table_key, metrics)
-try:
-    report = _agreement(table_key, tuple((name, _metric_key(m)) for name, m in metrics.items()), samples, seed, table,
-                        list(scored.values()))
-except OverBudget as exc:
-    _problem(f"{exc}. Take fewer bootstrap samples, or run the command line's agree.")
-    st.stop()
-figures_section(report, samples, seed)
-plots_section(report, table, scored, table_key[1])
-tuning_section(table, table_key, scored, custom, samples, seed)
+def _page() -> None:
+    """The page, in a function: a run's data (the table, its scores, the report) must not be a
+    global of the page, or the page's cached functions, which Streamlit keeps for good, keep the
+    globals of the run that defined them, and with them a closed session's table."""
+    start_request()
+    if page_state.entered(PAGE):
+        st.session_state.pop("_agr_had_upload", None)  # the uploader starts empty: nothing was removed
+    st.title("Agreement with people")
+    st.caption("Which metric ranks systems and sentences the way human judges do? For each metric: the system-level "
+               "correlation of its corpus score with the mean human score, the segment-level Kendall τb, 95% "
+               "intervals from a bootstrap over segments, and paired tests between metrics. TER is negated so that "
+               "higher is better everywhere.")
+    metric_names, samples, seed, custom = settings()
+    table, table_key = test_set()
+    # the METEOR presets in the language chosen (a configuration: its cache key names the language)
+    metrics = ({n: MeteorConfig.preset(n, language=_language()) if n in PRESET_NAMES else n for n in metric_names}
+               | ({CUSTOM: custom} if custom is not None else {}))
+    if not metrics:
+        st.info("Choose at least one metric.")
+        st.stop()
+    meteors = [m for m in metrics.values() if isinstance(m, MeteorConfig)]
+    if meteors:  # the notes on the texts (another language, not NFC, no paraphrase table): about METEOR only
+        texts = (t for pair in zip(table.hypotheses, table.references) for t in (pair[0], *pair[1]))
+        language_choice.show_notes(meteors, texts)
+    wait_for_the_ask(metrics, samples)
+    scored = score_metrics(table, table_key, metrics)
+    try:
+        metric_keys = tuple((name, _metric_key(m)) for name, m in metrics.items())
+        report = _agreement(table_key, metric_keys, samples, seed, table, list(scored.values()))
+    except OverBudget as exc:
+        _problem(f"{exc}. Take fewer bootstrap samples, or run the command line's agree.")
+        st.stop()
+    figures_section(report, samples, seed)
+    plots_section(report, table, scored, table_key[1])
+    tuning_section(table, table_key, scored, custom, samples, seed)
+
+
+_page()

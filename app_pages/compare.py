@@ -649,19 +649,27 @@ def corpus_difference_section(loaded: Loaded) -> None:
 
 # --- the page ----------------------------------------------------------------------------------
 
-start_request()
-_uploaders_start_empty()
-page_state.restore(KEPT)
-config = settings()
-st.title("Compare systems")
-loaded = test_set(config)
-corpus_table_section(loaded)
-system_a, system_b = corpus_section(loaded)
-page_state.keep(KEPT)
-segments_section(loaded, system_a, system_b)
-segment_view(loaded, system_a)
-significance_section(loaded)
-buckets_section(loaded)
-exports_section(loaded, system_a, system_b)
-corpus_difference_section(loaded)
-page_state.keep(KEPT)
+def _page() -> None:
+    """The page, in a function: a run's data must not be a global of the page. Streamlit keeps
+    every cached function of the page for good, and with it the globals of the run that defined
+    it, so a test set held in a global outlived its session (one scored set per run, seen in the
+    8-session soak)."""
+    start_request()
+    _uploaders_start_empty()
+    page_state.restore(KEPT)
+    config = settings()
+    st.title("Compare systems")
+    loaded = test_set(config)
+    corpus_table_section(loaded)
+    system_a, system_b = corpus_section(loaded)
+    page_state.keep(KEPT)
+    segments_section(loaded, system_a, system_b)
+    segment_view(loaded, system_a)
+    significance_section(loaded)
+    buckets_section(loaded)
+    exports_section(loaded, system_a, system_b)
+    corpus_difference_section(loaded)
+    page_state.keep(KEPT)
+
+
+_page()

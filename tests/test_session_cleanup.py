@@ -1,0 +1,81 @@
+"""components/session_cleanup: a session whose browser has gone is closed once it has been
+disconnected for the grace period, and only then; a reconnect in between keeps it."""
+import pytest
+
+from components import session_cleanup
+
+
+class FakeServer:
+    """Streamlit's runtime as the janitor sees it: which sessions are active, and the close."""
+
+    def __init__(self):
+        self.active: set[str] = set()
+        self.closed: list[str] = []
+
+    def is_active_session(self, session_id: str) -> bool:
+        return session_id in self.active
+
+    def clear_user_info_for_session(self, session_id: str) -> None:
+        self.closed.append(session_id)
+
+
+@pytest.fixture
+def server(monkeypatch):
+    from streamlit import runtime
+
+    fake = FakeServer()
+    monkeypatch.setattr(runtime, "exists", lambda: True)
+    monkeypatch.setattr(runtime, "get_instance", lambda: fake)
+    monkeypatch.setattr(session_cleanup, "_disconnected_since", {})
+    monkeypatch.setattr(session_cleanup, "_release_memory", lambda: None)
+    return fake
+
+
+def _known(*session_ids):
+    for session_id in session_ids:
+        session_cleanup._disconnected_since[session_id] = None  # as track() notes a run's session
+
+
+def test_grace_is_streamlits_reconnect_window_less_two_sweeps():
+    from streamlit import config
+
+    window = float(config.get_option("server.disconnectedSessionTTL"))
+    assert session_cleanup.grace_seconds() == window - 2 * session_cleanup.SWEEP_SECONDS
+
+
+def test_a_gone_session_is_closed_after_the_grace_period_and_an_active_one_never(server):
+    grace = session_cleanup.grace_seconds()
+    server.active = {"open"}
+    _known("open", "gone")
+    assert session_cleanup.sweep(now=0.0) == 0  # first seen disconnected: the clock starts
+    assert session_cleanup.sweep(now=grace - 1) == 0 and server.closed == []
+    assert session_cleanup.sweep(now=grace) == 1
+    assert server.closed == ["gone"]
+    assert session_cleanup.sweep(now=10 * grace) == 0  # closed once, forgotten; the open one stays
+    assert server.closed == ["gone"] and "open" in session_cleanup._disconnected_since
+
+
+def test_a_session_that_reconnects_starts_its_clock_again(server):
+    grace = session_cleanup.grace_seconds()
+    _known("flaky")
+    session_cleanup.sweep(now=0.0)  # disconnected
+    server.active = {"flaky"}
+    session_cleanup.sweep(now=grace - 5)  # back within the window
+    server.active = set()
+    assert session_cleanup.sweep(now=grace + 5) == 0  # disconnected again: a new grace period
+    assert session_cleanup.sweep(now=2 * grace + 4) == 0
+    assert session_cleanup.sweep(now=2 * grace + 5) == 1
+    assert server.closed == ["flaky"]
+
+
+def test_no_runtime_no_work(monkeypatch):
+    from streamlit import runtime
+
+    monkeypatch.setattr(runtime, "exists", lambda: False)
+    assert session_cleanup.sweep() == 0
+
+
+def test_track_outside_a_streamlit_run_does_nothing(monkeypatch):
+    monkeypatch.setattr(session_cleanup, "_disconnected_since", {})
+    session_cleanup.track()
+    assert session_cleanup._disconnected_since == {}
