@@ -252,11 +252,11 @@ def _ngram_positions(words: list[str], longest: int) -> dict[str, list[int]]:
     return out
 
 
-def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int, int]] | None = None) -> list:
+def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int, int]]) -> list:
     """The jar's definite matches: a position with one candidate whose words, on both sides,
     no other candidate covers. Returns, per reference position, that candidate or None.
     ``phrase_spans``: (reference position, length) of the candidates longer than one reference
-    word, when the caller knows them (else they are looked for)."""
+    word (_add_paraphrases collects them as it makes them)."""
     # Written for speed: with paraphrases a position's candidates are its own tuple (not shared
     # by the positions holding the same word), and a long segment can hold a million of them.
     hyp_cover = [0] * n_h
@@ -264,8 +264,6 @@ def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int,
     seen: dict[int, int] = {}  # shared candidate tuples (one per distinct word) -> how many positions
     for cands in per_ref:
         seen[id(cands)] = seen.get(id(cands), 0) + 1
-    if phrase_spans is None:
-        phrase_spans = [(j, c[2]) for j, cands in enumerate(per_ref) for c in cands if c[2] > 1]
     for j, nr in phrase_spans:
         for k in range(j + 1, j + nr):
             ref_cover[k] += 1
