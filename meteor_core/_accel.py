@@ -45,6 +45,7 @@ COMPILED = (
 # that module's source changed since the build: the pure module's own code then runs.
 TWINS = {
     "meteor_core.align._beam_search": "meteor_core.align.beam",  # beam._search on C structs
+    "meteor_core.align._paraphrase_match": "meteor_core.align.beam",  # beam._paraphrase_matches on C data
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"

@@ -82,6 +82,13 @@ class ParaphraseTable:
         self._found: dict[tuple[str, int | None], tuple[str, ...]] = {}
         self._found_size = 0
 
+    def arrays(self) -> dict:
+        """The compact form's arrays by name (see _ARRAYS), and the byte pool as "pool": what
+        the compiled paraphrase matcher (align/_paraphrase_match.pyx) reads."""
+        arrays = {name: getattr(self, "_" + name) for name, _ in _ARRAYS}
+        arrays["pool"] = self._pool
+        return arrays
+
     def _string(self, k: int) -> str:
         return str(self._pool[self._offsets[k]:self._offsets[k + 1]], "utf-8")
 
@@ -291,7 +298,7 @@ def _prefix_bits(phrases) -> bytearray:
 def _write(table: ParaphraseTable, destination: Path) -> None:
     """The table's arrays in one file: a header (JSON: sizes, where each array starts), then the
     arrays and the pool, each 8-byte aligned. Written to a temporary name and renamed."""
-    parts = [(name, getattr(table, "_" + name)) for name, _ in _ARRAYS] + [("pool", table._pool)]
+    parts = list(table.arrays().items())
     layout, position = {}, 0
     for name, data in parts:
         size = memoryview(data).nbytes

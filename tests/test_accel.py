@@ -26,6 +26,8 @@ from conftest import ted_lines
 ref = ted_lines("ref")
 if sys.argv[1] == "meteor15-paraphrase":
     config = MeteorConfig.meteor15(stages=("exact", "stem", "synonym", "paraphrase"), paraphrase_table="jar")
+elif sys.argv[1].startswith("meteor15:"):  # a module subset, e.g. meteor15:exact+paraphrase
+    config = MeteorConfig.meteor15(stages=tuple(sys.argv[1][9:].split("+")), paraphrase_table="jar")
 else:
     config = MeteorConfig.preset(sys.argv[1])
 for system in ("sys1", "sys2"):
@@ -46,9 +48,10 @@ def _score_all(preset: str, pure: bool) -> tuple[list[str], list[str]]:
 
 
 @needs_build
-@pytest.mark.parametrize("preset", ["meteor2005", "nltk", "meteor15", "meteor15-paraphrase"])
+@pytest.mark.parametrize("preset", ["meteor2005", "nltk", "meteor15", "meteor15-paraphrase", "meteor15:paraphrase",
+                                    "meteor15:exact+paraphrase", "meteor15:stem+synonym+paraphrase"])
 def test_compiled_and_pure_give_identical_results_on_the_whole_set(preset):
-    if preset == "meteor15-paraphrase":
+    if "paraphrase" in preset:
         from meteor_core import jar_resources
 
         if jar_resources.find_jar() is None:
@@ -181,9 +184,109 @@ def _small_paraphrase_table():
     from meteor_core import paraphrase
 
     entries = {"the cat": ("a cat", "cats"), "big": ("large", "of the big"), "sat on": ("sat",),
-               "a": ("the",), "on the mat": ("on a mat", "mat")}
+               "a": ("the",), "on the mat": ("on a mat", "mat"),
+               "café": ("über", "the dog"), "über dog": ("café", "big")}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "small.txt"
         path.write_text("".join(f"0.5\n{phrase}\n{other}\n" for phrase, others in entries.items() for other in others),
                         encoding="utf-8")
         return paraphrase.parse(str(path))
+
+
+def _paraphrase_twin():
+    twin = _accel.twin("meteor_core.align._paraphrase_match")
+    assert twin is not None
+    return twin
+
+
+def _both_paraphrase_matchers(twin, hyp, ref, table, limit, most):
+    """beam._paraphrase_matches and its C twin on one pair, each with a fresh budget: what each
+    found, the work it spent and why it stopped (the twin's None: it handed the pair back)."""
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    found = []
+    for c_data in (False, True):
+        budget = Budget() if limit is None else Budget(limit)
+        if c_data:
+            result = twin.matches(hyp, ref, table, budget, most, beam._PARAPHRASE)
+        else:
+            saved, beam.MAX_PARAPHRASES = beam.MAX_PARAPHRASES, most
+            try:
+                result = beam._paraphrase_matches(hyp, ref, table, budget)
+            finally:
+                beam.MAX_PARAPHRASES = saved
+        found.append((result, budget.used, budget.stopped_by, budget.exhausted))
+    return found
+
+
+@needs_build
+def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
+    """beam._paraphrase_matches against its C twin (_paraphrase_match.pyx) on thousands of random
+    sentence pairs over a small table's words (phrases overlapping, repeated, several words long,
+    non-ASCII; sentences up to 90 words), with budgets that cut anywhere and a per-phrase cap of 1 or 2 paraphrases: the same
+    candidates in the same order, phrase spans, completeness, work spent and stop reason."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    twin = _paraphrase_twin()
+    table = _small_paraphrase_table()
+    words = ["the", "a", "cat", "cats", "sat", "big", "large", "on", "mat", "of", "café", "über", "dog"]
+    # (up to 90 words: a match's bits past the 64th word are Python ints on both sides)
+    sentence = st.one_of(st.lists(st.sampled_from(words), max_size=14), st.lists(st.sampled_from(words), max_size=90))
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 1, 5, 20, 60, 200, 2_000]), st.sampled_from([1, 2, 10_000]))
+    def same(hyp, ref, limit, most):
+        pure, c_data = _both_paraphrase_matchers(twin, hyp, ref, table, limit, most)
+        assert c_data[0] is not None and pure == c_data
+
+    same()
+
+
+@needs_build
+def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
+    """An empty word, a word holding a space (its phrases would join differently) or a lone
+    surrogate (no UTF-8): the twin answers None and beam's own code runs (same result through
+    _add_paraphrases either way)."""
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    twin = _paraphrase_twin()
+    table = _small_paraphrase_table()
+    for odd in ("", "the cat", "\ud800"):
+        hyp, ref = ["a", odd, "cat"], ["the", "cat", "sat"]
+        assert twin.matches(hyp, ref, table, Budget(), 10, beam._PARAPHRASE) is None
+        assert twin.matches(ref, hyp, table, Budget(), 10, beam._PARAPHRASE) is None
+    per_ref = [()] * 3
+    joined, spans, whole = beam._add_paraphrases(["the", "cat", ""], ["a", "cat", "sat"], per_ref, table, Budget())
+    # "a" -> "the" from the reference's side, "the cat" -> "a cat" from the hypothesis's
+    p = beam._PARAPHRASE
+    assert joined[0] == ((0, 1, 1, 0, p, 0b1), (0, 2, 2, 2, p, 0b11)) and spans == [(0, 2)] and whole
+
+
+@needs_build
+def test_the_c_paraphrase_matcher_is_the_python_one_on_the_whole_set():
+    """Every pair of the bundled TED set (1,200 segments x 2 systems, tokenised as meteor15 does)
+    with the jar's paraphrase table, with the default budget and with budgets small enough to cut
+    most segments somewhere in the matching: everything found and spent is the same."""
+    from meteor_core import MeteorConfig, jar_resources, scorer
+
+    from conftest import ted_lines
+
+    if jar_resources.find_jar() is None:
+        pytest.skip("needs a Meteor 1.5 jar (METEOR_JAR or pycocoevalcap)")
+    twin = _paraphrase_twin()
+    table = jar_resources.paraphrase_table(str(jar_resources.paraphrase_path()))
+    config = MeteorConfig.meteor15()
+    ref = ted_lines("ref")
+    pairs = [(scorer._prepare(h, config)[1], scorer._prepare(r, config)[1]) for system in ("sys1", "sys2")
+             for h, r in zip(ted_lines(system), ref)]
+    assert len(pairs) == 2400
+    cut = 0
+    for k, (hyp, ref_words) in enumerate(pairs):
+        for limit in (None, 40 + k % 400):
+            pure, c_data = _both_paraphrase_matchers(twin, hyp, ref_words, table, limit, 10_000)
+            assert c_data[0] is not None and pure == c_data, (k, limit)
+            cut += bool(limit and c_data[3])
+    assert cut > 1000  # the small budgets did cut (at many different points)

@@ -58,6 +58,8 @@ C_KEY_LIMIT = 2**62
 _COMPILED = not __file__.endswith(".py")
 # _search on C structs (align/_beam_search.pyx), when built and up to date (else None: _search runs).
 _C_TWIN = _accel.twin("meteor_core.align._beam_search")
+# _paraphrase_matches on C data (align/_paraphrase_match.pyx), likewise.
+_C_PARAPHRASES = _accel.twin("meteor_core.align._paraphrase_match")
 
 _KEY = _FIRST = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
@@ -183,10 +185,28 @@ def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
 
 
 def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
-                     budget: Budget) -> tuple[list[tuple], bool]:
+                     budget: Budget) -> tuple[list[tuple], list[tuple[int, int]], bool]:
+    """Each reference position's candidates with its paraphrase matches (_paraphrase_matches)
+    after them; the phrase spans; whether every entry was looked up (see MAX_PARAPHRASES)."""
+    found = None
+    if _C_PARAPHRASES is not None:  # (None for words it cannot slice: then the code below)
+        found = _C_PARAPHRASES.matches(hyp, ref, table, budget, MAX_PARAPHRASES, _PARAPHRASE)
+    extra, spans, whole = _paraphrase_matches(hyp, ref, table, budget) if found is None else found
+    joined = []
+    for cands, more in zip(per_ref, extra):
+        if more:  # a position's own tuple, no longer shared with the others of its word: work to count
+            budget.spend(len(cands) + len(more))
+            cands = cands + tuple(more)
+        joined.append(cands)
+    return joined, spans, whole
+
+
+def _paraphrase_matches(hyp, ref, table: jar_resources.ParaphraseTable,
+                        budget: Budget) -> tuple[list[list], list[tuple[int, int]], bool]:
     """ParaphraseMatcher: table entries (phrase -> paraphrase) whose phrase starts at a reference
     position and whose paraphrase occurs in the candidate, then the same from the candidate.
-    Also whether every entry was looked up (see MAX_PARAPHRASES)."""
+    Per reference position the candidates found; (reference position, length) of those longer
+    than a word; whether every entry was looked up. (Its C twin: align/_paraphrase_match.pyx.)"""
     extra: list[list] = [[] for _ in ref]
     spans: list[tuple[int, int]] = []  # (reference position, length) of the phrases longer than a word
     hyp_at, ref_at = _ngram_positions(hyp, table.max_words), _ngram_positions(ref, table.max_words)
@@ -214,13 +234,7 @@ def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
                     extra[j].append((i, n_h, n_r, gain, _PARAPHRASE, bits))
                 if n_r > 1:
                     spans += [(j, n_r) for j in at]
-    joined = []
-    for cands, more in zip(per_ref, extra):
-        if more:  # a position's own tuple, no longer shared with the others of its word: work to count
-            budget.spend(len(cands) + len(more))
-            cands = cands + tuple(more)
-        joined.append(cands)
-    return joined, spans, whole
+    return extra, spans, whole
 
 
 def _bounded_paths(table: jar_resources.ParaphraseTable, words: list[str], start: int, budget: Budget,

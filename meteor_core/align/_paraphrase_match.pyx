@@ -1,0 +1,384 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""meteor15's paraphrase matching (ParaphraseMatcher) on C data: the compiled twin of
+beam._paraphrase_matches (with the ParaphraseTable.paths walk and beam._bounded_paths it calls,
+and beam._ngram_positions), which stay the reference (tests hold every result of both identical,
+work units and cut points included).
+
+The same steps, read line by line from them; only the data differ:
+* each sentence is its words' UTF-8 bytes, one space apart, in one C buffer: a phrase of
+  consecutive words is a slice of it, exactly the bytes of ``" ".join(words[start:end])``;
+* the table is read through its arrays (ParaphraseTable.arrays(): the mapped compact file), the
+  phrase's CRC-32 grown word by word as the walk extends it (zlib's CRC-32, computed here), so a
+  phrase is hashed once for the slot probe and the prefix bit alike;
+* a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
+  slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
+  a filter on (byte length, first byte, last byte) rejecting most without hashing;
+* the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
+  their list before they are used, each match found after), so cuts fall where they fall in beam.
+beam._paraphrase_matches calls ``matches`` when this module is built and up to date; it answers
+None for sentences whose words it cannot slice alike (an empty word, one with a space, or one
+that is not valid UTF-8), and beam's own code runs for them.
+"""
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport uint32_t
+
+cdef uint32_t CRC_TABLE[256]
+cdef int _k, _b
+cdef uint32_t _c
+for _k in range(256):
+    _c = _k
+    for _b in range(8):
+        _c = (_c >> 1) ^ 0xEDB88320u if _c & 1 else _c >> 1
+    CRC_TABLE[_k] = _c
+
+DEF FILTER_BITS = 1 << 16
+
+
+cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) nogil:
+    """Extend a CRC-32 register (zlib's crc32 is ``~register`` after starting from ~0)."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        state = CRC_TABLE[(state ^ data[k]) & 0xFF] ^ (state >> 8)
+    return state
+
+
+cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) nogil:
+    return <uint32_t> ((n * 131 + data[0] * 31 + data[n - 1] * 7) & (FILTER_BITS - 1))
+
+
+cdef class _Sentence:
+    """A sentence's words as one UTF-8 buffer, and its n-grams (phrases of up to ``longest``
+    words) as a hash table of slices -> start positions, ascending (beam._ngram_positions)."""
+    cdef unsigned char* text
+    cdef Py_ssize_t n
+    cdef Py_ssize_t* start
+    cdef Py_ssize_t* end
+    # n-gram entries: byte offset, byte length, word count, first and last node of its positions
+    cdef Py_ssize_t entries
+    cdef Py_ssize_t* e_offset
+    cdef Py_ssize_t* e_length
+    cdef Py_ssize_t* e_words
+    cdef Py_ssize_t* e_first
+    cdef Py_ssize_t* e_last
+    cdef uint32_t* e_hash
+    cdef Py_ssize_t* node_position
+    cdef Py_ssize_t* node_next
+    cdef Py_ssize_t* slots
+    cdef Py_ssize_t mask
+    cdef unsigned char* filter
+    cdef bint ok
+
+    def __cinit__(self, list words, Py_ssize_t longest):
+        cdef Py_ssize_t k, size, total = 0, position = 0
+        cdef const char* data
+        self.n = len(words)
+        self.ok = False
+        self.start = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
+        self.end = <Py_ssize_t*> malloc((self.n + 1) * sizeof(Py_ssize_t))
+        if self.start == NULL or self.end == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            word = words[k]
+            if type(word) is not str:
+                return
+            try:
+                data = PyUnicode_AsUTF8AndSize(word, &size)
+            except UnicodeEncodeError:
+                return
+            if size == 0 or memchr_space(<const unsigned char*> data, size):
+                return
+            total += size + 1
+        self.text = <unsigned char*> malloc(total + 1)
+        if self.text == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            data = PyUnicode_AsUTF8AndSize(words[k], &size)
+            self.start[k] = position
+            memcpy(self.text + position, data, size)
+            position += size
+            self.end[k] = position
+            self.text[position] = 32
+            position += 1
+        self.ok = True
+        self._index(longest)
+
+    cdef void _index(self, Py_ssize_t longest) except *:
+        cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
+        cdef uint32_t state, h
+        cdef Py_ssize_t n_slots = 16
+        for k in range(self.n):
+            most += min(longest, self.n - k)
+        while n_slots < 2 * most:
+            n_slots *= 2
+        self.mask = n_slots - 1
+        self.slots = <Py_ssize_t*> malloc(n_slots * sizeof(Py_ssize_t))
+        self.e_offset = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.e_length = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.e_words = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.e_first = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.e_last = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.e_hash = <uint32_t*> malloc((most + 1) * sizeof(uint32_t))
+        self.node_position = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.node_next = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
+        self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
+        if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
+                or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
+                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL):
+            raise MemoryError()
+        memset(self.filter, 0, FILTER_BITS // 8)
+        for slot in range(n_slots):
+            self.slots[slot] = -1
+        self.entries = 0
+        for s in range(self.n):
+            state = 0xFFFFFFFFu
+            for w in range(s, min(s + longest, self.n)):
+                if w > s:
+                    state = crc_more(state, self.text + self.end[w - 1], 1)  # the space
+                state = crc_more(state, self.text + self.start[w], self.end[w] - self.start[w])
+                h = ~state
+                length = self.end[w] - self.start[s]
+                slot = h & self.mask
+                while True:
+                    e = self.slots[slot]
+                    if e < 0:
+                        e = self.entries
+                        self.entries += 1
+                        self.slots[slot] = e
+                        self.e_offset[e] = self.start[s]
+                        self.e_length[e] = length
+                        self.e_words[e] = w - s + 1
+                        self.e_hash[e] = h
+                        self.e_first[e] = -1
+                        k = slice_filter(self.text + self.start[s], length)
+                        self.filter[k >> 3] |= 1 << (k & 7)
+                        break
+                    if (self.e_hash[e] == h and self.e_length[e] == length
+                            and memcmp(self.text + self.e_offset[e], self.text + self.start[s], length) == 0):
+                        break
+                    slot = (slot + 1) & self.mask
+                # its positions, ascending (starts come in order)
+                self.node_position[node] = s
+                self.node_next[node] = -1
+                if self.e_first[e] < 0:
+                    self.e_first[e] = node
+                else:
+                    self.node_next[self.e_last[e]] = node
+                self.e_last[e] = node
+                node += 1
+
+    cdef Py_ssize_t find(self, const unsigned char* data, Py_ssize_t length) nogil:
+        """The n-gram entry whose bytes are ``data[:length]``, or -1."""
+        cdef Py_ssize_t k, slot, e
+        cdef uint32_t h
+        if length == 0:
+            return -1
+        k = slice_filter(data, length)
+        if not (self.filter[k >> 3] >> (k & 7)) & 1:
+            return -1
+        h = ~crc_more(0xFFFFFFFFu, data, length)
+        slot = h & self.mask
+        while True:
+            e = self.slots[slot]
+            if e < 0:
+                return -1
+            if (self.e_hash[e] == h and self.e_length[e] == length
+                    and memcmp(self.text + self.e_offset[e], data, length) == 0):
+                return e
+            slot = (slot + 1) & self.mask
+
+    def __dealloc__(self):
+        free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
+        free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
+        free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
+
+
+cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        if data[k] == 32:
+            return True
+    return False
+
+
+cdef class _Table:
+    """A ParaphraseTable's arrays as typed views (made once per table)."""
+    cdef const unsigned char[::1] pool
+    cdef const unsigned int[::1] offsets
+    cdef const int[::1] slots
+    cdef const unsigned int[::1] phrase_string
+    cdef const unsigned int[::1] phrase_start
+    cdef const unsigned int[::1] targets
+    cdef const unsigned char[::1] prefix_bits
+    cdef Py_ssize_t mask, prefix_mask, max_words
+    cdef object table
+
+    def __cinit__(self, table):
+        arrays = table.arrays()
+        self.table = table
+        self.pool = arrays["pool"]
+        self.offsets = arrays["offsets"]
+        self.slots = arrays["slots"]
+        self.phrase_string = arrays["phrase_string"]
+        self.phrase_start = arrays["phrase_start"]
+        self.targets = arrays["targets"]
+        self.prefix_bits = arrays["prefix_bits"]
+        self.mask = self.slots.shape[0] - 1
+        self.prefix_mask = self.prefix_bits.shape[0] * 8 - 1
+        self.max_words = table.max_words
+
+    cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) nogil:
+        """ParaphraseTable._phrase_index: the phrase whose bytes are ``data[:length]`` (CRC-32
+        ``h``), or -1."""
+        cdef Py_ssize_t slot = h & self.mask
+        cdef int p
+        cdef unsigned int s
+        while True:
+            p = self.slots[slot]
+            if p < 0:
+                return -1
+            s = self.phrase_string[p]
+            if (self.offsets[s + 1] - self.offsets[s] == <unsigned int> length
+                    and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
+                return p
+            slot = (slot + 1) & self.mask
+
+
+_ONE = 1  # a Python int
+
+_tables = []  # the last table's views: (table, _Table)
+
+
+cdef _Table _views(table):
+    if _tables and _tables[0][0] is table:
+        return _tables[0][1]
+    views = _Table(table)
+    _tables[:] = [(table, views)]
+    return views
+
+
+def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
+    """beam._paraphrase_matches(hyp, ref, table, budget): per reference position the paraphrase
+    candidates found (a list each), the (reference position, length) of those longer than a word,
+    and whether every entry was looked up; or None where beam's own code must run (see above)."""
+    cdef _Table t = _views(table)
+    cdef _Sentence h_side = _Sentence(hyp, t.max_words)
+    if not h_side.ok:
+        return None
+    cdef _Sentence r_side = _Sentence(ref, t.max_words)
+    if not r_side.ok:
+        return None
+    extra = [[] for _ in range(len(ref))]
+    spans = []
+    whole = [True]
+    exhausted = [bool(budget.exhausted)]
+    _walk(t, r_side, h_side, True, extra, spans, budget, most, stage, whole, exhausted)
+    _walk(t, h_side, r_side, False, extra, spans, budget, most, stage, whole, exhausted)
+    return extra, spans, whole[0]
+
+
+cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list extra, list spans, budget,
+                Py_ssize_t most, int stage, list whole, list exhausted) except *:
+    """One direction of beam._paraphrase_matches: the phrases starting at each position of
+    ``side`` (ParaphraseTable.paths, bounded as beam._bounded_paths), their paraphrases looked up
+    among ``other``'s n-grams."""
+    cdef Py_ssize_t pos, end, p, run, kept, total, caps, k, r, e, node, n_side, n_other, count
+    cdef Py_ssize_t length, first_target
+    cdef uint32_t state, h, bit
+    cdef unsigned int s
+    cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* run_first = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* run_kept = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t runs
+    cdef const unsigned char* data
+    if run_words == NULL or run_first == NULL or run_kept == NULL:
+        free(run_words); free(run_first); free(run_kept)
+        raise MemoryError()
+    try:
+        for pos in range(side.n):
+            if exhausted[0]:
+                whole[0] = False
+                continue
+            # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
+            runs = total = caps = 0
+            state = 0xFFFFFFFFu
+            for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
+                if end > pos + 1:
+                    state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
+                state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+                h = ~state
+                length = side.end[end - 1] - side.start[pos]
+                p = t.phrase(side.text + side.start[pos], length, h)
+                if p >= 0:
+                    run = t.phrase_start[p + 1] - t.phrase_start[p]
+                    if run > most:
+                        caps += 1
+                        run = most
+                    if run:
+                        run_words[runs] = end - pos
+                        run_first[runs] = t.phrase_start[p]
+                        run_kept[runs] = run
+                        runs += 1
+                        total += run
+                bit = h & t.prefix_mask
+                if end < side.n and not (t.prefix_bits[bit >> 3] >> (bit & 7)) & 1:
+                    break  # (the jar's trie has no path on)
+            for k in range(caps):
+                budget.cap()
+            if caps:
+                whole[0] = False
+            if budget.spend(2 * total + 1):  # a lookup in the other sentence each, and the list
+                exhausted[0] = True
+                whole[0] = False
+                continue
+            for r in range(runs):
+                n_side = run_words[r]
+                for k in range(run_first[r], run_first[r] + run_kept[r]):
+                    s = t.targets[k]
+                    data = &t.pool[t.offsets[s]] if t.offsets[s + 1] > t.offsets[s] else NULL
+                    if data == NULL:
+                        continue
+                    e = other.find(data, t.offsets[s + 1] - t.offsets[s])
+                    if e < 0:
+                        continue
+                    n_other = other.e_words[e]
+                    count = 0
+                    node = other.e_first[e]
+                    while node >= 0:
+                        count += 1
+                        node = other.node_next[node]
+                    if budget.spend(count):
+                        exhausted[0] = True
+                    if from_ref:
+                        _found_from_ref(extra[pos], spans, pos, n_side, n_other, other, e, stage)
+                    else:
+                        _found_from_hyp(extra, spans, pos, n_side, n_other, other, e, stage)
+    finally:
+        free(run_words); free(run_first); free(run_kept)
+
+
+cdef void _found_from_ref(list here, list spans, Py_ssize_t j, Py_ssize_t n_r, Py_ssize_t n_h, _Sentence hyp,
+                          Py_ssize_t e, int stage) except *:
+    cdef Py_ssize_t node = hyp.e_first[e], i
+    cdef object ones = (_ONE << n_h) - _ONE  # (Python ints: a sentence's bits go past 64)
+    gain = n_h // 2 + n_r // 2
+    while node >= 0:
+        i = hyp.node_position[node]
+        here.append((i, n_h, n_r, gain, stage, ones << <object> i))
+        if n_r > 1:
+            spans.append((j, n_r))
+        node = hyp.node_next[node]
+
+
+cdef void _found_from_hyp(list extra, list spans, Py_ssize_t i, Py_ssize_t n_h, Py_ssize_t n_r, _Sentence ref,
+                          Py_ssize_t e, int stage) except *:
+    cdef Py_ssize_t node = ref.e_first[e], j
+    cdef object bits = ((_ONE << n_h) - _ONE) << <object> i  # (Python ints: a sentence's bits go past 64)
+    gain = n_h // 2 + n_r // 2
+    while node >= 0:
+        j = ref.node_position[node]
+        (<list> extra[j]).append((i, n_h, n_r, gain, stage, bits))
+        if n_r > 1:
+            spans.append((j, n_r))
+        node = ref.node_next[node]
