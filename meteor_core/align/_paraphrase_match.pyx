@@ -34,9 +34,35 @@ for _k in range(256):
     CRC_TABLE[_k] = _c
 
 DEF FILTER_BITS = 1 << 16
+DEF PHRASE_CACHE = 1 << 17  # entries of _Table's phrase cache (64 bytes each)
+DEF CACHED_BYTES = 52  # a phrase's bytes kept in its entry; longer phrases are not cached
+DEF TARGET_CACHE = 1 << 18  # entries of _Table's paraphrase cache (16 bytes each)
 
 
-cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) nogil:
+cdef struct PhraseEntry:
+    # A phrase looked up before: its bytes, CRC-32, length, phrase index (-1: not a phrase) and
+    # prefix bit. The same phrases recur from segment to segment ("of the"); here their probes
+    # into the mapped table (a cache miss each: slot, phrase, offset, pool) are done once.
+    uint32_t h
+    int p
+    unsigned short length
+    unsigned char prefix
+    unsigned char used
+    unsigned char bytes[CACHED_BYTES]
+
+
+cdef struct TargetEntry:
+    # A paraphrase (string id + 1; 0: empty) with its CRC-32, length, first and last byte: what
+    # _Sentence.find needs, without reading its offsets and bytes in the mapped pool again.
+    uint32_t id_plus_one
+    uint32_t h
+    uint32_t length
+    uint32_t offset  # where its bytes start in the pool
+    unsigned char first
+    unsigned char last
+
+
+cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) noexcept nogil:
     """Extend a CRC-32 register (zlib's crc32 is ``~register`` after starting from ~0)."""
     cdef Py_ssize_t k
     for k in range(n):
@@ -44,7 +70,7 @@ cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssiz
     return state
 
 
-cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) nogil:
+cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) noexcept nogil:
     return <uint32_t> ((n * 131 + data[0] * 31 + data[n - 1] * 7) & (FILTER_BITS - 1))
 
 
@@ -168,16 +194,15 @@ cdef class _Sentence:
                 self.e_last[e] = node
                 node += 1
 
-    cdef Py_ssize_t find(self, const unsigned char* data, Py_ssize_t length) nogil:
-        """The n-gram entry whose bytes are ``data[:length]``, or -1."""
+    cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
+        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their CRC-32,
+        length, first and last byte), or -1."""
         cdef Py_ssize_t k, slot, e
-        cdef uint32_t h
-        if length == 0:
-            return -1
-        k = slice_filter(data, length)
+        cdef Py_ssize_t length = target.length
+        cdef uint32_t h = target.h
+        k = <uint32_t> ((length * 131 + target.first * 31 + target.last * 7) & (FILTER_BITS - 1))
         if not (self.filter[k >> 3] >> (k & 7)) & 1:
             return -1
-        h = ~crc_more(0xFFFFFFFFu, data, length)
         slot = h & self.mask
         while True:
             e = self.slots[slot]
@@ -194,7 +219,7 @@ cdef class _Sentence:
         free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
 
 
-cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) nogil:
+cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(n):
         if data[k] == 32:
@@ -213,8 +238,16 @@ cdef class _Table:
     cdef const unsigned char[::1] prefix_bits
     cdef Py_ssize_t mask, prefix_mask, max_words
     cdef object table
+    cdef PhraseEntry* phrases
+    cdef TargetEntry* targets_seen
 
     def __cinit__(self, table):
+        self.phrases = <PhraseEntry*> malloc(PHRASE_CACHE * sizeof(PhraseEntry))
+        self.targets_seen = <TargetEntry*> malloc(TARGET_CACHE * sizeof(TargetEntry))
+        if self.phrases == NULL or self.targets_seen == NULL:
+            raise MemoryError()
+        memset(self.phrases, 0, PHRASE_CACHE * sizeof(PhraseEntry))
+        memset(self.targets_seen, 0, TARGET_CACHE * sizeof(TargetEntry))
         arrays = table.arrays()
         self.table = table
         self.pool = arrays["pool"]
@@ -228,7 +261,45 @@ cdef class _Table:
         self.prefix_mask = self.prefix_bits.shape[0] * 8 - 1
         self.max_words = table.max_words
 
-    cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) nogil:
+    def __dealloc__(self):
+        free(self.phrases)
+        free(self.targets_seen)
+
+    cdef Py_ssize_t cached_phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h,
+                                  bint* prefix) noexcept nogil:
+        """``phrase`` and whether the phrase begins a longer one (the prefix bit), through the
+        phrase cache."""
+        cdef PhraseEntry* entry
+        cdef Py_ssize_t p
+        cdef uint32_t bit = h & self.prefix_mask
+        if length > CACHED_BYTES:
+            prefix[0] = (self.prefix_bits[bit >> 3] >> (bit & 7)) & 1
+            return self.phrase(data, length, h)
+        entry = &self.phrases[(h ^ (h >> 15) ^ <uint32_t> length) & (PHRASE_CACHE - 1)]
+        if entry.used and entry.h == h and entry.length == length and memcmp(entry.bytes, data, length) == 0:
+            prefix[0] = entry.prefix
+            return entry.p
+        p = self.phrase(data, length, h)
+        entry.used, entry.h, entry.length, entry.p = 1, h, <unsigned short> length, <int> p
+        entry.prefix = (self.prefix_bits[bit >> 3] >> (bit & 7)) & 1
+        memcpy(entry.bytes, data, length)
+        prefix[0] = entry.prefix
+        return p
+
+    cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
+        """Paraphrase ``s``'s CRC-32, length, first and last byte, through the paraphrase cache."""
+        cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
+        cdef const unsigned char* data
+        if entry.id_plus_one != s + 1:
+            entry.id_plus_one = s + 1
+            entry.offset = self.offsets[s]
+            entry.length = self.offsets[s + 1] - entry.offset
+            data = &self.pool[entry.offset]
+            entry.h = ~crc_more(0xFFFFFFFFu, data, entry.length)
+            entry.first, entry.last = data[0], data[entry.length - 1]
+        return entry
+
+    cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) noexcept nogil:
         """ParaphraseTable._phrase_index: the phrase whose bytes are ``data[:length]`` (CRC-32
         ``h``), or -1."""
         cdef Py_ssize_t slot = h & self.mask
@@ -285,13 +356,14 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
     among ``other``'s n-grams."""
     cdef Py_ssize_t pos, end, p, run, kept, total, caps, k, r, e, node, n_side, n_other, count
     cdef Py_ssize_t length, first_target
-    cdef uint32_t state, h, bit
+    cdef uint32_t state, h
+    cdef bint prefix
+    cdef const TargetEntry* target
     cdef unsigned int s
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_first = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_kept = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t runs
-    cdef const unsigned char* data
     if run_words == NULL or run_first == NULL or run_kept == NULL:
         free(run_words); free(run_first); free(run_kept)
         raise MemoryError()
@@ -309,7 +381,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
                 h = ~state
                 length = side.end[end - 1] - side.start[pos]
-                p = t.phrase(side.text + side.start[pos], length, h)
+                p = t.cached_phrase(side.text + side.start[pos], length, h, &prefix)
                 if p >= 0:
                     run = t.phrase_start[p + 1] - t.phrase_start[p]
                     if run > most:
@@ -321,8 +393,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                         run_kept[runs] = run
                         runs += 1
                         total += run
-                bit = h & t.prefix_mask
-                if end < side.n and not (t.prefix_bits[bit >> 3] >> (bit & 7)) & 1:
+                if end < side.n and not prefix:
                     break  # (the jar's trie has no path on)
             for k in range(caps):
                 budget.cap()
@@ -336,10 +407,8 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 n_side = run_words[r]
                 for k in range(run_first[r], run_first[r] + run_kept[r]):
                     s = t.targets[k]
-                    data = &t.pool[t.offsets[s]] if t.offsets[s + 1] > t.offsets[s] else NULL
-                    if data == NULL:
-                        continue
-                    e = other.find(data, t.offsets[s + 1] - t.offsets[s])
+                    target = t.target(s)  # (a table's paraphrases are never empty: parse skips those)
+                    e = other.find(target, &t.pool[target.offset])
                     if e < 0:
                         continue
                     n_other = other.e_words[e]
