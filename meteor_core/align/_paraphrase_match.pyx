@@ -13,6 +13,9 @@ The same steps, read line by line from them; only the data differ:
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
   slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
   a filter on (byte length, first byte, last byte) rejecting most without hashing;
+* per table, two fixed-size caches (about 13 MB) keep what recurs from segment to segment: a
+  phrase's lookup (its bytes -> phrase index and prefix bit) and a paraphrase's CRC-32, length,
+  offset and end bytes, so a common phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
 beam._paraphrase_matches calls ``matches`` when this module is built and up to date; it answers
