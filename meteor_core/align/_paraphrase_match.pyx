@@ -13,7 +13,7 @@ The same steps, read line by line from them; only the data differ:
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
   slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
   a filter on (byte length, first byte, last byte) rejecting most without hashing;
-* per table, two fixed-size caches (about 13 MB) keep what recurs from segment to segment: a
+* per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit) and a paraphrase's CRC-32, length,
   offset and end bytes, so a common phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
@@ -23,7 +23,7 @@ None for sentences whose words it cannot slice alike (an empty word, one with a 
 that is not valid UTF-8), and beam's own code runs for them.
 """
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint32_t
 
@@ -245,12 +245,12 @@ cdef class _Table:
     cdef TargetEntry* targets_seen
 
     def __cinit__(self, table):
-        self.phrases = <PhraseEntry*> malloc(PHRASE_CACHE * sizeof(PhraseEntry))
-        self.targets_seen = <TargetEntry*> malloc(TARGET_CACHE * sizeof(TargetEntry))
+        # (calloc: the pages are the system's zero pages until an entry is written, so a process
+        # holds only the part its segments use)
+        self.phrases = <PhraseEntry*> calloc(PHRASE_CACHE, sizeof(PhraseEntry))
+        self.targets_seen = <TargetEntry*> calloc(TARGET_CACHE, sizeof(TargetEntry))
         if self.phrases == NULL or self.targets_seen == NULL:
             raise MemoryError()
-        memset(self.phrases, 0, PHRASE_CACHE * sizeof(PhraseEntry))
-        memset(self.targets_seen, 0, TARGET_CACHE * sizeof(TargetEntry))
         arrays = table.arrays()
         self.table = table
         self.pool = arrays["pool"]
