@@ -20,6 +20,7 @@ that the first screen never shows a placeholder value before the real one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
@@ -68,6 +69,12 @@ class Loaded:
     @property
     def names(self) -> list[str]:
         return self.comparison.names
+
+    @cached_property
+    def texts_key(self) -> str:
+        """What keys the caches of scores that use the texts alone (BLEU, chrF, TER): another
+        METEOR configuration on the same texts reuses them."""
+        return digest(self.systems, self.references)
 
 
 # --- loading and scoring -----------------------------------------------------------------------
@@ -225,7 +232,7 @@ def _buckets(_comparison, key: str, samples: int, seed: int):
 
 
 @st.cache_data(show_spinner="BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…", max_entries=4)
-def _sacrebleu(_loaded: Loaded, key: str):
+def _sacrebleu(_loaded: Loaded, texts_key: str):
     """The scores, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
     try:
@@ -267,7 +274,7 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     if not st.session_state.get("cmp_metrics"):
         return OtherMetrics({}, {}, signatures, {})
     from meteor_core.analysis.sacrebleu_metrics import NAMES
-    scores = _or_stopped(_sacrebleu, loaded, loaded.key)
+    scores = _or_stopped(_sacrebleu, loaded, loaded.texts_key)
     if isinstance(scores, OverBudget):
         return OtherMetrics({}, {}, signatures, {}, stopped=scores)
     corpus, sentence, metric_signatures = scores
