@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, language_choice, research_views
+from components import compare_views, demo_set, language_choice, research_views
 from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
@@ -41,11 +40,9 @@ from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS,
 from meteor_core.notes import NOTE_SAMPLE, config_notes
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
-from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
-                                read_segments)
+from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
 
 PAGE = "compare"
-DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
 SOURCES = ("Bundled demo: TED Slovak→English, 1,200 segments, 2 systems",
            "Upload files (one segment a line)", "Upload one table (TSV, CSV or JSONL)")
 LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGMENTS:,} lines each, any file "
@@ -78,13 +75,6 @@ class Loaded:
 
 
 # --- loading and scoring -----------------------------------------------------------------------
-
-
-@st.cache_data(show_spinner=False)  # read once, not on every rerun that a filter causes
-def _load_demo():
-    refs = read_segments(DEMO / "ted.ref.detok.eng")  # capped like every read
-    systems = {name: read_segments(DEMO / f"ted.{name}.detok.eng") for name in ("sys1", "sys2")}
-    return systems, [[r] for r in refs]
 
 
 def _files(key: str, uploaded) -> list[tuple[str, bytes]]:
@@ -143,13 +133,17 @@ def _key(systems, references, sources, config) -> str:
     return digest(systems, references, sources, config.to_dict())
 
 
-def _compare(systems, references, sources, config):
-    """Score once per (data, configuration); later reruns (filters, selection) reuse it.
+def _compare(systems, references, sources, config, demo: bool = False):
+    """Score once per (data, configuration); later reruns (filters, selection) reuse it. The
+    bundled set (``demo``) is scored once per server and configuration, for every session.
     Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
     runs over the request's time budget stops with OverBudget, which is kept like a result, so
     that the reruns a filter causes do not start it again."""
-    cache = st.session_state.setdefault("comparisons", {})
     key = _key(systems, references, sources, config)
+    if demo:  # every session shares it (components/demo_set.py), warmed when the server's first session starts
+        with st.spinner("Scoring the bundled set…"):
+            return key, demo_set.comparison(config.to_dict())
+    cache = st.session_state.setdefault("comparisons", {})
     if key not in cache:
         bar = st.progress(0.0, text="Scoring…")
 
@@ -333,7 +327,7 @@ def test_set(config: MeteorConfig) -> Loaded:
     try:
         sources = None
         if source == SOURCES[0]:
-            systems, references = _load_demo()
+            systems, references = demo_set.texts()
         elif source == SOURCES[1]:
             c1, c2 = st.columns(2)
             with c1:
@@ -356,7 +350,7 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.warning(markdown_literal(str(exc)))  # messages quote file and column names
         st.stop()
     try:
-        key, comparison = _compare(systems, references, sources, config)
+        key, comparison = _compare(systems, references, sources, config, demo=source == SOURCES[0])
     except MISSING_RESOURCES as exc:
         show_missing(exc, "compare")
         st.stop()
