@@ -6,7 +6,8 @@ Layout: one small function per section, called in order at the bottom; the views
 components/compare_views.py. To add a section, write a function taking the ``Loaded`` data (and
 what it needs of the selections) and call it where it belongs.
 
-Speed: a test set is scored once per (data, configuration) and kept in the session; everything
+Speed: a test set is scored once per (data, configuration) and kept in the session (the bundled
+set once per server for every session, started in the background by its first session); everything
 drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only.
@@ -141,6 +142,7 @@ def _compare(systems, references, sources, config, demo: bool = False):
     that the reruns a filter causes do not start it again."""
     key = _key(systems, references, sources, config)
     if demo:  # every session shares it (components/demo_set.py), warmed when the server's first session starts
+        st.session_state.pop("comparisons", None)  # an upload's comparison goes, as when another set is scored
         with st.spinner("Scoring the bundled set…"):
             return key, demo_set.comparison(config.to_dict())
     cache = st.session_state.setdefault("comparisons", {})
