@@ -136,16 +136,13 @@ def _key(systems, references, sources, config) -> str:
 
 def _compare(systems, references, sources, config, demo: bool = False):
     """Score once per (data, configuration); later reruns (filters, selection) reuse it. The
-    bundled set (``demo``) is scored once per server and configuration, for every session.
+    bundled set (``demo``) is scored once per server and configuration for every session
+    (components/demo_set.py; the session keeps a reference to it, no copy).
     Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
     runs over the request's time budget stops with OverBudget, which is kept like a result, so
     that the reruns a filter causes do not start it again."""
-    key = _key(systems, references, sources, config)
-    if demo:  # every session shares it (components/demo_set.py), warmed when the server's first session starts
-        st.session_state.pop("comparisons", None)  # an upload's comparison goes, as when another set is scored
-        with st.spinner("Scoring the bundled set…"):
-            return key, demo_set.comparison(config.to_dict())
     cache = st.session_state.setdefault("comparisons", {})
+    key = _key(systems, references, sources, config)
     if key not in cache:
         bar = st.progress(0.0, text="Scoring…")
 
@@ -154,9 +151,13 @@ def _compare(systems, references, sources, config, demo: bool = False):
 
         cache.clear()  # keep one comparison per session: results of large sets are big
         try:
-            cache[key] = compare_systems(systems, references, config,
-                                         progress=request_deadline("Scoring").progress(progress),
-                                         jobs=None)  # every core; small sets (the demo) stay in this process
+            deadline = request_deadline("Scoring")
+            if demo:  # scored already, mostly (warmed when the server's first session starts); a cached
+                # function must not draw into the page's bar, so its progress only checks the budget
+                cache[key] = demo_set.comparison(config.to_dict(), deadline.progress())
+            else:
+                cache[key] = compare_systems(systems, references, config, progress=deadline.progress(progress),
+                                             jobs=None)  # every core; small sets stay in this process
         except OverBudget as exc:
             bar.empty()
             if exc.retry:  # reading the files took the budget: scoring starts afresh next time

@@ -32,12 +32,13 @@ def texts() -> tuple[dict[str, list[str]], list[list[str]]]:
 # One entry per configuration asked for; a few (the presets in a language or two) stay. The value
 # is read only: every session draws from the same comparison.
 @st.cache_resource(show_spinner=False, max_entries=4)
-def comparison(config: dict):
-    """The bundled set scored under ``config`` (a ``MeteorConfig.to_dict()``)."""
+def comparison(config: dict, _progress=None):
+    """The bundled set scored under ``config`` (a ``MeteorConfig.to_dict()``). ``_progress(done,
+    total)``, when this call scores, may raise to stop (the request's budget): nothing is kept then."""
     from meteor_core.analysis.compare import compare_systems
 
     systems, references = texts()
-    return compare_systems(systems, references, MeteorConfig.from_dict(config), jobs=1)
+    return compare_systems(systems, references, MeteorConfig.from_dict(config), progress=_progress, jobs=1)
 
 
 def default_config() -> MeteorConfig:
@@ -48,6 +49,7 @@ def default_config() -> MeteorConfig:
 
 _started = threading.Event()
 _start_lock = threading.Lock()
+warming: list[threading.Thread] = []  # the thread, once started (tests wait for it)
 
 
 def warm_in_background() -> threading.Thread | None:
@@ -58,6 +60,7 @@ def warm_in_background() -> threading.Thread | None:
             return None
         _started.set()
     thread = threading.Thread(target=_warm, name="meteor-demo-warmup", daemon=True)
+    warming.append(thread)
     thread.start()
     return thread
 
