@@ -6,7 +6,8 @@ Layout: one small function per section, called in order at the bottom; the views
 components/compare_views.py. To add a section, write a function taking the ``Loaded`` data (and
 what it needs of the selections) and call it where it belongs.
 
-Speed: a test set is scored once per (data, configuration) and kept in the session; everything
+Speed: a test set is scored once per (data, configuration) and kept in the session (the bundled
+set once per server for every session, started in the background by its first session); everything
 drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only.
@@ -20,13 +21,13 @@ that the first screen never shows a placeholder value before the real one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from functools import cached_property
 
 import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, language_choice, research_views
+from components import compare_views, demo_set, language_choice, research_views
 from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
@@ -40,11 +41,9 @@ from meteor_core.analysis.significance import DEFAULT_TRIALS, MAX_TRIALS, TESTS,
 from meteor_core.notes import NOTE_SAMPLE, config_notes
 from meteor_core.explain import number
 from meteor_core.safe_export import csv_text
-from meteor_core.textio import (MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set,
-                                read_segments)
+from meteor_core.textio import MAX_FILE_BYTES, MAX_SEGMENTS, InputError, decode_segments, decode_table, load_test_set
 
 PAGE = "compare"
-DEMO = Path(__file__).resolve().parent.parent / "demo" / "ted-slk-eng"
 SOURCES = ("Bundled demo: TED Slovak→English, 1,200 segments, 2 systems",
            "Upload files (one segment a line)", "Upload one table (TSV, CSV or JSONL)")
 LIMITS = (f"Files: UTF-8 text, up to {MAX_FILE_BYTES // 2**20} MiB and {MAX_SEGMENTS:,} lines each, any file "
@@ -69,15 +68,14 @@ class Loaded:
     def names(self) -> list[str]:
         return self.comparison.names
 
+    @cached_property
+    def texts_key(self) -> str:
+        """What keys the caches of scores that use the texts alone (BLEU, chrF, TER): another
+        METEOR configuration on the same texts reuses them."""
+        return digest(self.systems, self.references)
+
 
 # --- loading and scoring -----------------------------------------------------------------------
-
-
-@st.cache_data(show_spinner=False)  # read once, not on every rerun that a filter causes
-def _load_demo():
-    refs = read_segments(DEMO / "ted.ref.detok.eng")  # capped like every read
-    systems = {name: read_segments(DEMO / f"ted.{name}.detok.eng") for name in ("sys1", "sys2")}
-    return systems, [[r] for r in refs]
 
 
 def _files(key: str, uploaded) -> list[tuple[str, bytes]]:
@@ -136,8 +134,10 @@ def _key(systems, references, sources, config) -> str:
     return digest(systems, references, sources, config.to_dict())
 
 
-def _compare(systems, references, sources, config):
-    """Score once per (data, configuration); later reruns (filters, selection) reuse it.
+def _compare(systems, references, sources, config, demo: bool = False):
+    """Score once per (data, configuration); later reruns (filters, selection) reuse it. The
+    bundled set (``demo``) is scored once per server and configuration for every session
+    (components/demo_set.py; the session keeps a reference to it, no copy).
     Returns the cache key too, which keys the bootstrap, the tables and the charts. Scoring that
     runs over the request's time budget stops with OverBudget, which is kept like a result, so
     that the reruns a filter causes do not start it again."""
@@ -151,9 +151,13 @@ def _compare(systems, references, sources, config):
 
         cache.clear()  # keep one comparison per session: results of large sets are big
         try:
-            cache[key] = compare_systems(systems, references, config,
-                                         progress=request_deadline("Scoring").progress(progress),
-                                         jobs=None)  # every core; small sets (the demo) stay in this process
+            deadline = request_deadline("Scoring")
+            if demo:  # scored already, mostly (warmed when the server's first session starts); a cached
+                # function must not draw into the page's bar, so its progress only checks the budget
+                cache[key] = demo_set.comparison(config.to_dict(), deadline.progress())
+            else:
+                cache[key] = compare_systems(systems, references, config, progress=deadline.progress(progress),
+                                             jobs=None)  # every core; small sets stay in this process
         except OverBudget as exc:
             bar.empty()
             if exc.retry:  # reading the files took the budget: scoring starts afresh next time
@@ -225,7 +229,7 @@ def _buckets(_comparison, key: str, samples: int, seed: int):
 
 
 @st.cache_data(show_spinner="BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…", max_entries=4)
-def _sacrebleu(_loaded: Loaded, key: str):
+def _sacrebleu(_loaded: Loaded, texts_key: str):
     """The scores, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
     try:
@@ -267,7 +271,7 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     if not st.session_state.get("cmp_metrics"):
         return OtherMetrics({}, {}, signatures, {})
     from meteor_core.analysis.sacrebleu_metrics import NAMES
-    scores = _or_stopped(_sacrebleu, loaded, loaded.key)
+    scores = _or_stopped(_sacrebleu, loaded, loaded.texts_key)
     if isinstance(scores, OverBudget):
         return OtherMetrics({}, {}, signatures, {}, stopped=scores)
     corpus, sentence, metric_signatures = scores
@@ -326,7 +330,7 @@ def test_set(config: MeteorConfig) -> Loaded:
     try:
         sources = None
         if source == SOURCES[0]:
-            systems, references = _load_demo()
+            systems, references = demo_set.texts()
         elif source == SOURCES[1]:
             c1, c2 = st.columns(2)
             with c1:
@@ -349,7 +353,7 @@ def test_set(config: MeteorConfig) -> Loaded:
         st.warning(markdown_literal(str(exc)))  # messages quote file and column names
         st.stop()
     try:
-        key, comparison = _compare(systems, references, sources, config)
+        key, comparison = _compare(systems, references, sources, config, demo=source == SOURCES[0])
     except MISSING_RESOURCES as exc:
         show_missing(exc, "compare")
         st.stop()

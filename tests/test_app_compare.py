@@ -164,3 +164,44 @@ def test_english_text_under_german_is_said_to_look_english(page):
     warnings = [shown_text(w.value) for w in at.warning]  # the demo set: TED talks in English
     assert any(w.startswith("The text looks like English, not German") and "choose English (en) as the language"
                in w for w in warnings)
+
+
+def _count_scoring(monkeypatch) -> list:
+    from meteor_core.analysis import compare
+    calls = []
+    real = compare.compare_systems
+    monkeypatch.setattr(compare, "compare_systems", lambda *a, **k: calls.append(len(a[1])) or real(*a, **k))
+    return calls
+
+
+def _compare_page():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    return at.switch_page("app_pages/compare.py").run()
+
+
+def test_the_bundled_set_is_scored_once_for_every_session(monkeypatch):
+    """Each session scored the bundled set itself (0.5-1 s of every first visit to the page)."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    calls = _count_scoring(monkeypatch)
+    first, second = _compare_page(), _compare_page()
+    assert not first.exception and not second.exception
+    assert calls == [1200]
+    assert second.dataframe[0].value.equals(first.dataframe[0].value)
+
+
+def test_the_server_s_first_session_warms_the_bundled_set_in_the_background(monkeypatch):
+    """Started once per process, for the configuration the compare page opens with: a visitor
+    who opens the page then scores nothing."""
+    from components import demo_set
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    monkeypatch.setattr(demo_set, "_started", __import__("threading").Event())
+    calls = _count_scoring(monkeypatch)
+    thread = demo_set.warm_in_background()
+    assert thread is not None and demo_set.warm_in_background() is None  # once per process
+    thread.join(timeout=120)
+    assert calls == [1200]
+    at = _compare_page()
+    assert not at.exception and calls == [1200]
+    assert list(at.dataframe[0].value.system) == ["sys1", "sys2"]

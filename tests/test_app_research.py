@@ -68,3 +68,23 @@ def test_sacrebleu_metrics_on_request(table_page):
     segments = _frame(at, "segment", "reference")
     assert {"good BLEU", "mid chrF", "<b>bad</b> TER"} <= set(segments.columns)
     assert any("bleu|nrefs:1" in c.value for c in at.code)
+
+
+def test_another_meteor_preset_keeps_bleu_chrf_and_ter(table_page, monkeypatch):
+    """They depend on the texts only: a preset changed with them shown did not rescore METEOR
+    alone but counted BLEU, chrF and TER again too (their cache was keyed by the METEOR
+    configuration as well)."""
+    from meteor_core.analysis import sacrebleu_metrics
+    at = table_page
+    at.checkbox(key="cmp_metrics").check().run()
+    before = at.dataframe[0].value.set_index("system")
+    calls = []
+    real = sacrebleu_metrics.score_systems
+    monkeypatch.setattr(sacrebleu_metrics, "score_systems", lambda *a, **k: calls.append(1) or real(*a, **k))
+    preset = at.selectbox(key="cmp_preset")
+    at = preset.set_value(next(p for p in preset.options if p != preset.value)).run()
+    assert not at.exception
+    after = at.dataframe[0].value.set_index("system")
+    assert calls == []
+    assert list(after["BLEU"]) == list(before["BLEU"]) and list(after["TER"]) == list(before["TER"])
+    assert list(after["corpus METEOR"]) != list(before["corpus METEOR"])

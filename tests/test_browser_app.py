@@ -136,27 +136,51 @@ PAGES = {"/": "Chunks / matches", "/compare": "sys2 − sys1", "/difference": "G
 # always empty, ~15 ms; what a person sees is a value held for longer.)
 RECORD_VALUES = """
 window.__seen = {};
+let frame = 0;
 const tick = () => {
   const now = performance.now();
+  frame += 1;
   document.querySelectorAll('input[type=number], input[role=combobox], input[type=checkbox], textarea, [role=slider]')
     .forEach((el, k) => {
       const name = (el.getAttribute('aria-label') || '?') + '#' + k;
       const value = el.type === 'checkbox' ? String(el.checked)
         : el.getAttribute('role') === 'slider' ? el.getAttribute('aria-valuenow') : el.value;
       const seen = (window.__seen[name] = window.__seen[name] || []);
-      if (!seen.length || seen[seen.length - 1][0] !== value) seen.push([value, now]);
+      if (!seen.length || seen[seen.length - 1][0] !== value) seen.push([value, now, frame]);
     });
   requestAnimationFrame(tick);
 };
 requestAnimationFrame(tick);
 """
 SEEN_MS = 100  # a value shown for less than this is a frame of mounting, not something anyone reads
+# ... and a value held over fewer frames than this is one too, however long those frames took: a
+# text area mounts empty and takes its value from an effect in Streamlit's frontend (TextArea's
+# first state is the widget manager's, which has no value yet), on every page. On a loaded machine
+# the main thread draws the rest of the page in between, and that one frame lasted 0.1-4 s
+# (Chromium throttled 12x: 1-4 frames); a placeholder held until the run ends spans dozens.
+SEEN_FRAMES = 8
+CPU_THROTTLE = 4
 
 
 def _shown_values(seen: dict) -> dict:
-    """Per input, the values shown for at least SEEN_MS before the next one (the last always)."""
-    return {name: [v for (v, t), (_, later) in zip(values, values[1:] + [(None, float("inf"))]) if later - t >= SEEN_MS]
+    """Per input, the values shown for at least SEEN_MS and SEEN_FRAMES before the next one (the
+    last always)."""
+    ends = {name: [(t, f) for _, t, f in values[1:]] + [(float("inf"), float("inf"))] for name, values in seen.items()}
+    return {name: [v for (v, t, f), (later, later_frame) in zip(values, ends[name])
+                   if later - t >= SEEN_MS and later_frame - f >= SEEN_FRAMES]
             for name, values in seen.items()}
+
+
+def test_a_mount_frame_is_not_a_value_shown_however_long_it_lasts():
+    """The empty first frame of a text area lasted 0.1-4 s on a loaded machine (the test failed
+    on /difference now and then, and on every page with Chromium throttled); a placeholder held
+    while the page ran on still counts."""
+    mount = {"Candidate translation#1": [["", 1000.0, 40], ["a cat", 3100.0, 42]]}
+    assert _shown_values(mount) == {"Candidate translation#1": ["a cat"]}
+    placeholder = {"Seed#3": [["0", 1000.0, 40], ["12345", 1600.0, 76]]}
+    assert _shown_values(placeholder) == {"Seed#3": ["0", "12345"]}
+    brief = {"Seed#3": [["0", 1000.0, 40], ["12345", 1050.0, 60]]}  # many frames, but under SEEN_MS
+    assert _shown_values(brief) == {"Seed#3": ["12345"]}
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -168,6 +192,8 @@ def test_first_render_shows_each_input_s_value_once_and_fetches_nothing_from_the
     url, _ = server
     with browser_page(width=1280, height=1200) as (page, errors):
         page.add_init_script(RECORD_VALUES)
+        # A loaded machine, every time: Chromium's CPU slowed 4x (the mount frames then last 0.1-2 s).
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_THROTTLE})
         outside, console = [], []
         page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:",
                                                                                         "blob:")) else None)

@@ -36,3 +36,36 @@ def test_bad_input():
     with pytest.raises(ValueError, match="reference sets"):
         m.corpus_score("bleu", HYPS, REFS[:2])
     assert m.signature("bleu").startswith("bleu|nrefs:")
+
+
+def _per_system(systems, refs):
+    """What score_systems returns, computed system by system with sacrebleu's own calls."""
+    corpus = {n: {k: m.corpus_score(k, hyps, refs) for k in m.METRICS} for n, hyps in systems.items()}
+    sentence = {n: {k: m.sentence_scores(k, hyps, refs) for k in m.METRICS} for n, hyps in systems.items()}
+    return corpus, sentence
+
+
+def test_a_pair_that_occurs_again_is_counted_once_with_the_same_scores(monkeypatch):
+    """Segments two systems translate alike, and repeated lines, are counted once (each metric
+    counted 2 x 6 segments before: 12 rows, for 4 distinct pairs)."""
+    refs = [REFS[0], REFS[1], REFS[2], REFS[0], REFS[1], [REFS[0][0]]]
+    systems = {"alpha": [HYPS[0], HYPS[1], HYPS[2], HYPS[0], HYPS[1], HYPS[0]],
+               "beta": [HYPS[0], "a dog barked", HYPS[2], HYPS[0], "a dog barked", HYPS[0]]}
+    counted = []
+    statistics = m.segment_statistics
+    monkeypatch.setattr(m, "segment_statistics", lambda name, hyps, r, *a: counted.append(len(hyps)) or
+                        statistics(name, hyps, r, *a))
+    corpus, sentence, _ = m.score_systems(systems, refs, m.METRICS)
+    # distinct (hypothesis, references): HYPS[0]/REFS[0], HYPS[1]/REFS[1], HYPS[2]/REFS[2],
+    # HYPS[0]/one reference, "a dog barked"/REFS[1]
+    assert counted == [5, 5, 5]
+    want_corpus, want_sentence = _per_system(systems, refs)
+    for name in systems:
+        for k in m.METRICS:
+            assert corpus[name][k] == pytest.approx(want_corpus[name][k], abs=1e-9)
+            assert sentence[name][k] == pytest.approx(want_sentence[name][k], abs=1e-9)
+
+
+def test_a_system_of_another_length_is_refused():
+    with pytest.raises(ValueError, match="one hypothesis for each"):
+        m.score_systems({"a": HYPS, "b": HYPS[:2]}, REFS, m.METRICS)

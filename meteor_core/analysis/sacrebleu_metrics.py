@@ -99,18 +99,28 @@ def score_systems(systems, refs: Sequence[Sequence[str]], metrics: Sequence[str]
     plus "<name> sentence" where the sentence-level signature differs (BLEU's effective order).
     One pass over the text a system and metric (``segment_statistics``) gives both levels: a
     segment's row its sentence score, the rows' sum the corpus score (the same numbers as
-    ``sentence_scores`` and ``corpus_score``, in half the time). ``check`` is called between blocks
-    of segments and may raise to stop (a caller's time budget)."""
+    ``sentence_scores`` and ``corpus_score``, in half the time). A pair of hypothesis and
+    references is counted once however often it occurs (segments that two systems translate
+    alike, repeated lines): a segment's statistics depend on its own texts only. ``check`` is
+    called between blocks of segments and may raise to stop (a caller's time budget)."""
     progress = (lambda _done, _total: check()) if check is not None else None
-    sentence, corpus = {}, {}
-    for name, hyps in systems.items():
-        sentence[name], corpus[name] = {}, {}
-        for m in metrics:
-            if check is not None:
-                check()
-            rows = segment_statistics(m, hyps, refs, progress)
-            sentence[name][m] = [float(x) for x in scores_from_statistics(m, rows, sentence=True)]
-            corpus[name][m] = float(scores_from_statistics(m, rows.sum(axis=0)))
+    if any(len(hyps) != len(refs) for hyps in systems.values()):
+        raise ValueError(f"every system needs one hypothesis for each of the {len(refs)} reference sets")
+    distinct: dict[tuple, int] = {}  # (hypothesis, references) -> its row in the statistics
+    rows_of = {name: np.array([distinct.setdefault((h, tuple(r)), len(distinct)) for h, r in zip(hyps, refs)],
+                              dtype=np.intp) for name, hyps in systems.items()}
+    distinct_hyps, distinct_refs = [h for h, _ in distinct], [list(r) for _, r in distinct]
+    sentence = {name: {} for name in systems}
+    corpus = {name: {} for name in systems}
+    for m in metrics:
+        if check is not None:
+            check()
+        rows = segment_statistics(m, distinct_hyps, distinct_refs, progress)
+        scores = scores_from_statistics(m, rows, sentence=True)
+        width = rows.shape[1] if rows.ndim == 2 else 0
+        for name, at in rows_of.items():
+            sentence[name][m] = [float(x) for x in scores[at]]
+            corpus[name][m] = float(scores_from_statistics(m, rows[at].reshape(len(at), width).sum(axis=0)))
     signatures = {}
     for m in metrics:
         signatures[NAMES[m]] = signature(m)
