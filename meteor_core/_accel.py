@@ -45,6 +45,7 @@ COMPILED = (
 # that module's source changed since the build: the pure module's own code then runs.
 TWINS = {
     "meteor_core.align._beam_search": "meteor_core.align.beam",  # beam._search on C structs
+    "meteor_core.align._small_search": "meteor_core.align.search",  # search._SmallSearch on C arrays
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"
