@@ -1,7 +1,10 @@
-"""meteor2005's joint search of a small group of parts (search._SmallSearch) against its C twin
-(align/_small_search.pyx): the same pairs, the same proof, the same work spent and the same cut
-points, on every group the whole TED set makes and on thousands of random small cases."""
+"""meteor2005's exact search against its C twins: the joint search of a small group of parts
+(search._SmallSearch, align/_small_search.pyx) gives the same pairs, the same proof, the same work
+spent and the same cut points, and the pairwise search's joint tables (pairwise._tables and
+_joint_matrix, align/_pairwise_tables.pyx) hold the same numbers, on every group the whole TED set
+makes and on thousands of random small cases."""
 import os
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +15,9 @@ from meteor_core.align import search
 from meteor_core.align.search import Budget
 
 TWIN = _accel.twin("meteor_core.align._small_search")
-needs_twin = pytest.mark.skipif(TWIN is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
-                                reason="the C twin is not built (python build_accel.py)")
+TABLES = _accel.twin("meteor_core.align._pairwise_tables")
+needs_twin = pytest.mark.skipif((TWIN is None or TABLES is None) and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                reason="the C twins are not built (python build_accel.py)")
 
 
 def _both(parts, options, weight, limit=None):
@@ -122,3 +126,88 @@ def test_whole_results_are_identical_with_and_without_the_twin(monkeypatch):
         assert found[0] == found[1]
 
     same()
+
+
+def _same_tables(calls) -> int:
+    """Each recorded _tables or _joint_matrix call made again by the pure function and by the twin:
+    the same arrays (shape, type, every number). Returns how many were compared."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    pure_tables, pure_joint = pairwise._tables.__wrapped__, pairwise._joint_matrix.__wrapped__
+    for kind, args in calls:
+        if kind == "tables":
+            pure, twin = pure_tables(*args), TABLES.tables(*args)
+            assert len(pure) == len(twin)
+        else:
+            pure, twin = [pure_joint(*args)], [TABLES.joint_matrix(*args)]
+        for p, t in zip(pure, twin):
+            assert p.shape == t.shape and p.dtype == t.dtype and np.array_equal(p, t)
+    return len(calls)
+
+
+def _recording_tables(monkeypatch):
+    """_tables and _joint_matrix recorded (their arguments) and run from pairwise.py's own code."""
+    import functools
+
+    from meteor_core.align import pairwise
+
+    calls = []
+    monkeypatch.setattr(pairwise, "_C_TABLES", None)
+    for name, kind in (("_tables", "tables"), ("_joint_matrix", "joint")):
+        real = getattr(pairwise, name)
+
+        @functools.wraps(real)
+        def recording(*args, _real=real, _kind=kind):
+            calls.append((_kind, args))
+            return _real(*args)
+
+        monkeypatch.setattr(pairwise, name, recording)
+    return calls
+
+
+@needs_twin
+def test_the_joint_tables_of_the_ted_set_are_the_same_in_c(monkeypatch):
+    """Every table the whole TED set's long segments build (meteor2005), by both paths."""
+    from conftest import ted_lines
+
+    calls = _recording_tables(monkeypatch)
+    ref = ted_lines("ref")
+    config = MeteorConfig.preset("meteor2005")
+    for system in ("sys1", "sys2"):
+        for h, r in zip(ted_lines(system), ref):
+            if len(r.split()) > 40:  # (the joint tables are built for long segments only)
+                score(h, [r], config)
+    assert {kind for kind, _ in calls} == {"tables", "joint"}
+    assert _same_tables(calls) > 30
+
+
+@needs_twin
+def test_the_joint_tables_are_the_same_in_c_on_random_groups(monkeypatch):
+    """Random groups of complete parts (repeated words, forced pairs around them) and of listed
+    options (a synonym part's matchings: any pairs), solved by the pairwise search: every table
+    it builds, by both paths."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+    from test_search_tail import _random_group
+
+    calls = _recording_tables(monkeypatch)
+    rng = random.Random(33)
+    for case in range(600):
+        if case % 2:
+            options, weight = _random_group(rng)
+        else:
+            options, weight = [], rng.randint(2, 40)
+            for _ in range(rng.randint(2, 5)):
+                need = rng.randint(1, 3)
+                pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
+                listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
+                options.append(pairwise.listed_options(listed))
+        if len(options) < 2:
+            continue
+        monkeypatch.setattr(pairwise, "DENSE_OPTIONS", 0 if case % 3 else 10**9)  # tables, or one matrix
+        pairwise.solve_pairwise(options, weight, Budget(10**12))
+    assert {kind for kind, _ in calls} == {"tables", "joint"}
+    assert _same_tables(calls) > 400
