@@ -41,17 +41,19 @@ cdef void _by_option(const double[:, :] mine, const double[:, :] theirs, const P
             out[e, column + d] = total
 
 
-cdef void _gather(const double[:, :] per_candidate, const Py_ssize_t[:, :] index, double[:, :] out) noexcept nogil:
-    """out[c, :] = Σ_q per_candidate[index[c, q], :]."""
+cdef void _gather(const double[:, ::1] per_candidate, const Py_ssize_t[:, :] index, double[:, ::1] out) noexcept nogil:
+    """out[c, :] = Σ_q per_candidate[index[c, q], :] (rows read and written through pointers)."""
     cdef Py_ssize_t c, q, x, width = per_candidate.shape[1]
-    cdef const double[:] row
+    cdef const double* row
+    cdef double* into
     for c in range(index.shape[0]):
+        into = &out[c, 0]
         for x in range(width):
-            out[c, x] = 0
+            into[x] = 0
         for q in range(index.shape[1]):
-            row = per_candidate[index[c, q]]
+            row = &per_candidate[index[c, q], 0]
             for x in range(width):
-                out[c, x] = out[c, x] + row[x]
+                into[x] += row[x]
 
 
 def _candidates(options) -> np.ndarray:
