@@ -289,11 +289,14 @@ def small_search(list options, long long weight, budget, list boxes, list link_p
     s.lows_at = <long long**> calloc(n + 1, sizeof(long long*))
     s.buf_at = <long long**> calloc(n + 1, sizeof(long long*))
     s.sorted_at = <Ranked**> calloc(n + 1, sizeof(Ranked*))
+    cdef int later = total_options  # options of the parts at order positions a.. (depth a rewrites only theirs)
     for a in range(n + 1):
         s.acc_at[a] = <long long**> malloc(max(n, 1) * sizeof(long long*))
         s.lows_at[a] = <long long*> malloc(max(n, 1) * sizeof(long long))
-        s.buf_at[a] = <long long*> malloc(max(total_options, 1) * sizeof(long long))
-        s.sorted_at[a] = <Ranked*> malloc(max(total_options, 1) * sizeof(Ranked))
+        s.buf_at[a] = <long long*> malloc(max(later, 1) * sizeof(long long))
+        s.sorted_at[a] = <Ranked*> malloc(max(s.nopt[s.order[a]] if a < n else 0, 1) * sizeof(Ranked))
+        if a < n:
+            later -= s.nopt[s.order[a]]
     for k in range(n):
         s.acc_at[0][k] = s.values + s.opt_start[k]
         low = s.values[s.opt_start[k]]
