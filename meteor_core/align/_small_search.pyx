@@ -12,8 +12,8 @@ The same steps as _SmallSearch, read line by line from it; only the data differ:
 * the work budget is spent at the same places with the same amounts: spends are added up here and
   handed to the Budget whenever one would reach its next check (Budget.spend answers False with
   no other effect below it), so cuts fall at the same nodes.
-search._solve_group and search._best_links call ``small_search`` when this module is built and up
-to date, else _SmallSearch runs.
+search._solve_group and search._best_links call it through search._small_search when this module
+is built and up to date, else _SmallSearch runs.
 """
 from libc.stdlib cimport calloc, free, malloc, qsort
 
@@ -30,6 +30,13 @@ cdef int _by_value(const void* a, const void* b) noexcept nogil:
     if x.value != y.value:
         return -1 if x.value < y.value else 1
     return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+cdef void* _need(void* memory) except NULL:
+    """``memory`` (malloc's or calloc's answer), or MemoryError when there was none."""
+    if memory == NULL:
+        raise MemoryError()
+    return memory
 
 
 cdef class _Spender:
@@ -115,7 +122,7 @@ cdef class _Search:
         cdef long long total, weight = self.weight
         cdef long long** per = self.rows[k * n + m]
         if per == NULL:
-            per = self.rows[k * n + m] = <long long**> calloc(self.nopt[k], sizeof(long long*))
+            per = self.rows[k * n + m] = <long long**> _need(calloc(self.nopt[k], sizeof(long long*)))
         cdef long long* out = per[c]
         if out != NULL:
             return out
@@ -124,7 +131,7 @@ cdef class _Search:
         cdef int first = self.opt_start[m]
         cdef int theirs_len0 = self.pair_start[first + 1] - self.pair_start[first]
         self.spender.spend(2 * <long long> self.nopt[m] * (1 + <long long> mine_len * theirs_len0))
-        out = per[c] = <long long*> malloc(self.nopt[m] * sizeof(long long))
+        out = per[c] = <long long*> _need(malloc(self.nopt[m] * sizeof(long long)))
         for d in range(self.nopt[m]):
             h = first + d
             total = 0
@@ -216,8 +223,8 @@ def small_search(list options, long long weight, budget, list boxes, list link_p
     cdef int n = len(options), k, m, c, g, a, total_pairs = 0, total_options = 0
     s.weight = weight
     s.spender = _Spender(budget)
-    s.nopt = <int*> malloc(n * sizeof(int))
-    s.opt_start = <int*> malloc((n + 1) * sizeof(int))
+    s.nopt = <int*> _need(malloc(n * sizeof(int)))
+    s.opt_start = <int*> _need(malloc((n + 1) * sizeof(int)))
     for k in range(n):
         s.opt_start[k] = total_options
         s.nopt[k] = len(options[k])
@@ -227,9 +234,9 @@ def small_search(list options, long long weight, budget, list boxes, list link_p
     s.opt_start[n] = total_options
     s.n = n
     s.total_options = total_options
-    s.values = <long long*> malloc(max(total_options, 1) * sizeof(long long))
-    s.pair_start = <int*> malloc((total_options + 1) * sizeof(int))
-    s.pairs = <int*> malloc(max(2 * total_pairs, 1) * sizeof(int))
+    s.values = <long long*> _need(malloc(max(total_options, 1) * sizeof(long long)))
+    s.pair_start = <int*> _need(malloc((total_options + 1) * sizeof(int)))
+    s.pairs = <int*> _need(malloc(max(2 * total_pairs, 1) * sizeof(int)))
     g = a = 0
     for k in range(n):
         for value, pairs in options[k]:
@@ -241,15 +248,15 @@ def small_search(list options, long long weight, budget, list boxes, list link_p
                 a += 1
             g += 1
     s.pair_start[total_options] = a
-    s.near_mat = <char*> calloc(n * n, 1)
-    s.near = <int*> malloc(n * n * sizeof(int))
-    s.near_count = <int*> calloc(n, sizeof(int))
-    s.least = <long long*> calloc(n * n, sizeof(long long))
-    s.rows = <long long***> calloc(n * n, sizeof(long long**))
-    s.order = <int*> malloc(n * sizeof(int))
-    s.rank = <int*> malloc(n * sizeof(int))
-    s.choice = <int*> calloc(n, sizeof(int))
-    s.best = <int*> malloc(n * sizeof(int))
+    s.near_mat = <char*> _need(calloc(n * n, 1))
+    s.near = <int*> _need(malloc(n * n * sizeof(int)))
+    s.near_count = <int*> _need(calloc(n, sizeof(int)))
+    s.least = <long long*> _need(calloc(n * n, sizeof(long long)))
+    s.rows = <long long***> _need(calloc(n * n, sizeof(long long**)))
+    s.order = <int*> _need(malloc(n * sizeof(int)))
+    s.rank = <int*> _need(malloc(n * sizeof(int)))
+    s.choice = <int*> _need(calloc(n, sizeof(int)))
+    s.best = <int*> _need(malloc(n * sizeof(int)))
     linked = {frozenset(pair) for pair in link_parts}
     cdef long long most, pair_floor = 0
     for k in range(n):
@@ -285,16 +292,16 @@ def small_search(list options, long long weight, budget, list boxes, list link_p
             if m > k:
                 best_value += s.row(k, s.best[k], m)[s.best[m]]
     s.best_value = best_value
-    s.acc_at = <long long***> calloc(n + 1, sizeof(long long**))
-    s.lows_at = <long long**> calloc(n + 1, sizeof(long long*))
-    s.buf_at = <long long**> calloc(n + 1, sizeof(long long*))
-    s.sorted_at = <Ranked**> calloc(n + 1, sizeof(Ranked*))
+    s.acc_at = <long long***> _need(calloc(n + 1, sizeof(long long**)))
+    s.lows_at = <long long**> _need(calloc(n + 1, sizeof(long long*)))
+    s.buf_at = <long long**> _need(calloc(n + 1, sizeof(long long*)))
+    s.sorted_at = <Ranked**> _need(calloc(n + 1, sizeof(Ranked*)))
     cdef int later = total_options  # options of the parts at order positions a.. (depth a rewrites only theirs)
     for a in range(n + 1):
-        s.acc_at[a] = <long long**> malloc(max(n, 1) * sizeof(long long*))
-        s.lows_at[a] = <long long*> malloc(max(n, 1) * sizeof(long long))
-        s.buf_at[a] = <long long*> malloc(max(later, 1) * sizeof(long long))
-        s.sorted_at[a] = <Ranked*> malloc(max(s.nopt[s.order[a]] if a < n else 0, 1) * sizeof(Ranked))
+        s.acc_at[a] = <long long**> _need(malloc(max(n, 1) * sizeof(long long*)))
+        s.lows_at[a] = <long long*> _need(malloc(max(n, 1) * sizeof(long long)))
+        s.buf_at[a] = <long long*> _need(malloc(max(later, 1) * sizeof(long long)))
+        s.sorted_at[a] = <Ranked*> _need(malloc(max(s.nopt[s.order[a]] if a < n else 0, 1) * sizeof(Ranked)))
         if a < n:
             later -= s.nopt[s.order[a]]
     for k in range(n):
