@@ -295,18 +295,18 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
     from meteor_core.align import pairwise, search
 
     used = {"pairwise": 0, "small": 0}
-    real_pairwise, real_small = pairwise.solve_pairwise, search._SmallSearch.run
+    real_pairwise, real_small = pairwise.solve_pairwise, search._small_search
 
     def counting_pairwise(*args):
         used["pairwise"] += 1
         return real_pairwise(*args)
 
-    def counting_small(self):
+    def counting_small(*args):
         used["small"] += 1
-        return real_small(self)
+        return real_small(*args)
 
     monkeypatch.setattr(pairwise, "solve_pairwise", counting_pairwise)
-    monkeypatch.setattr(search._SmallSearch, "run", counting_small)
+    monkeypatch.setattr(search, "_small_search", counting_small)
     rng = random.Random(7)
     for k in range(3000):
         # every other case with the numpy search (which long sentences take) instead of the small one

@@ -356,8 +356,8 @@ def test_tied_choices_listed_or_walked_alike(monkeypatch):
     pairs come out, the exhaustive optimum; a group left with one tied choice per part returns
     them without a search."""
     searches, tied_groups = [], []
-    real_run, real_best_links = search._SmallSearch.run, search._best_links
-    monkeypatch.setattr(search._SmallSearch, "run", lambda self: searches.append(1) or real_run(self))
+    real_search, real_best_links = search._small_search, search._best_links
+    monkeypatch.setattr(search, "_small_search", lambda *args: searches.append(1) or real_search(*args))
     monkeypatch.setattr(search, "_best_links", lambda *args: tied_groups.append(len(searches)) or real_best_links(*args))
     rng = random.Random(6)
     checked = without_search = 0

@@ -34,6 +34,8 @@ from math import comb, prod
 
 import numpy as np
 
+from .. import _accel
+
 Pair = tuple[int, int]
 # Parts' options as arrays: candidate pairs, each option's value, and each option's pairs as
 # indices into the candidates (one row per option).
@@ -144,6 +146,10 @@ def _gather_sum(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     return out
 
 
+# _tables and _joint_matrix summed in C loops (align/_pairwise_tables.pyx), when built and up to date.
+_C_TABLES = _accel.twin("meteor_core.align._pairwise_tables")
+
+
 def _table(a: Options, b: Options, weight: int) -> np.ndarray:
     """T[c, d]: what option c of part a and option d of part b cost together."""
     return _tables(a, [b], weight)[0]
@@ -153,6 +159,8 @@ def _tables(a: Options, others: list[Options], weight: int) -> list[np.ndarray]:
     """_table(a, b) for every b of ``others`` at once: what each candidate of a costs against
     each option of every b, side by side, then one gather over a's options (a large part's
     options are gathered once, not once per other part)."""
+    if _C_TABLES is not None:
+        return _C_TABLES.tables(a, others, weight)
     candidates = [c for b in others for c in b[0]]
     per_candidate = _cost_between(a[0], candidates, weight)  # candidates of a x all their candidates
     against, start = [], 0
@@ -371,6 +379,8 @@ def _tables_work(a: Options, others: list[Options]) -> int:
 def _joint_matrix(options: list[Options], weight: int) -> np.ndarray:
     """M[c, d]: what options c and d of two different parts cost together (the tables of
     _tables, side by side; options numbered part after part), zero within a part."""
+    if _C_TABLES is not None:
+        return _C_TABLES.joint_matrix(options, weight)
     sizes = [len(values) for _, values, _ in options]
     every = np.concatenate([np.asarray(candidates, dtype=np.float64) for candidates, _, _ in options])
     total = len(every)

@@ -43,6 +43,8 @@ from itertools import chain, combinations
 from operator import add, itemgetter
 from typing import NamedTuple
 
+from .. import _accel
+
 Pair = tuple[int, int]
 _first = itemgetter(0)
 
@@ -752,7 +754,7 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         budget.spend(sum(size * part.need for size, part in zip(sizes, parts)))
         options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost, budget)
                    for part in parts]
-        return _SmallSearch(parts, options, cost.weight, budget).run()
+        return _small_search(parts, options, cost.weight, budget)
     start = time.thread_time() if budget.clock_started else 0.0
     from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
@@ -915,7 +917,7 @@ def _best_links(parts: list[Part], best, cost: StageCost, budget: Budget) -> tup
         return floor, False
     if all(len(options) == 1 for options in tied):  # one tied choice each: nothing to search
         return sorted(p for (_, pairs), in tied for p in pairs), True
-    return _SmallSearch(parts, tied, weight, budget).run()
+    return _small_search(parts, tied, weight, budget)
 
 
 def _option_count(part: Part, budget: Budget) -> int | None:
@@ -1142,6 +1144,19 @@ class _SmallSearch:
                 self._visit(depth + 1, total, child, child_lows, floor, open_parts)
             if self.budget.exhausted:
                 return
+
+
+# _SmallSearch on C data (align/_small_search.pyx), when built and up to date (else None).
+_C_SMALL_SEARCH = _accel.twin("meteor_core.align._small_search")
+
+
+def _small_search(parts: list[Part], options: list[list[tuple[int, list[Pair]]]], weight: int,
+                  budget: Budget) -> tuple[list[Pair], bool]:
+    """_SmallSearch(parts, options, weight, budget).run(): on C data when its twin is built."""
+    if _C_SMALL_SEARCH is None:
+        return _SmallSearch(parts, options, weight, budget).run()
+    boxes = [(p.hyps[0], p.hyps[-1], p.refs[0], p.refs[-1]) for p in parts]
+    return _C_SMALL_SEARCH.small_search(options, weight, budget, boxes, _link_opportunities(parts).parts)
 
 
 def _coordinate_descent(parts: list[Part], current: list[list[Pair]], cost: StageCost,

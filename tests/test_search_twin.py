@@ -1,0 +1,213 @@
+"""meteor2005's exact search against its C twins: the joint search of a small group of parts
+(search._SmallSearch, align/_small_search.pyx) gives the same pairs, the same proof, the same work
+spent and the same cut points, and the pairwise search's joint tables (pairwise._tables and
+_joint_matrix, align/_pairwise_tables.pyx) hold the same numbers, on every group the whole TED set
+makes and on thousands of random small cases."""
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_core import MeteorConfig, _accel, score
+from meteor_core.align import search
+from meteor_core.align.search import Budget
+
+TWIN = _accel.twin("meteor_core.align._small_search")
+TABLES = _accel.twin("meteor_core.align._pairwise_tables")
+needs_twin = pytest.mark.skipif((TWIN is None or TABLES is None) and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                reason="the C twins are not built (python build_accel.py)")
+
+
+def _both(parts, options, weight, limit=None):
+    """(pairs, proven, work spent, why stopped) from the pure search and from the twin, each with
+    a fresh budget of ``limit`` units."""
+    found = []
+    for twin in (False, True):
+        budget = Budget() if limit is None else Budget(limit)
+        if twin:
+            boxes = [(p.hyps[0], p.hyps[-1], p.refs[0], p.refs[-1]) for p in parts]
+            pairs, proven = TWIN.small_search(options, weight, budget, boxes, search._link_opportunities(parts).parts)
+        else:
+            pairs, proven = search._SmallSearch(parts, options, weight, budget).run()
+        found.append((pairs, proven, budget.used, budget.exhausted, budget.stopped_by))
+    return found
+
+
+def _groups_of(pairs, config, monkeypatch):
+    """Every small-group search that scoring ``pairs`` makes: (parts, options, weight)."""
+    groups = []
+    real = search._small_search
+
+    def recording(parts, options, weight, budget):
+        groups.append((parts, options, weight))
+        return real(parts, options, weight, budget)
+
+    monkeypatch.setattr(search, "_small_search", recording)
+    for h, r in pairs:
+        score(h, [r], config)
+    return groups
+
+
+@needs_twin
+def test_every_group_of_the_ted_set_searched_alike_whole_and_cut(monkeypatch):
+    """Each small group the whole TED set makes (both systems, meteor2005), searched in full and
+    with budgets that cut it at a quarter, a half and nine tenths of its work, and after one
+    unit: identical on both paths."""
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    pairs = [(h, r) for system in ("sys1", "sys2") for h, r in zip(ted_lines(system), ref)]
+    groups = _groups_of(pairs, MeteorConfig.preset("meteor2005"), monkeypatch)
+    assert len(groups) > 100
+    cut = 0
+    for parts, options, weight in groups:
+        whole = _both(parts, options, weight)
+        assert whole[0] == whole[1]
+        work = whole[0][2]
+        for limit in sorted({1, work // 4, work // 2, 9 * work // 10} - {0}):
+            found = _both(parts, options, weight, limit)
+            assert found[0] == found[1], (limit, work)
+            cut += found[0][3]
+    assert cut > 100  # the cuts did fall inside searches
+
+
+@needs_twin
+def test_the_c_small_search_is_the_python_one_on_random_small_cases():
+    """10,000 random sentences over tiny vocabularies (words repeated on both sides, so that parts
+    cross and link), each stage's classes solved with the twin and without, with budgets that cut
+    anywhere: the same pairs, proof, work and stop."""
+    words = ["the", "a", "cat", "x", "of", '"', "y"]
+    sentence = st.lists(st.sampled_from(words), min_size=2, max_size=16)
+    seen = {"groups": 0}
+    real = search._small_search
+
+    def counting(*args):
+        seen["groups"] += 1
+        return real(*args)
+
+    @settings(max_examples=10_000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 1, 30, 300, 3_000]))
+    def same(hyp, ref, limit):
+        forced, open_classes = search.split_classes(range(len(hyp)), hyp, range(len(ref)), ref)
+        found = []
+        for twin in (None, TWIN):
+            search._C_SMALL_SEARCH = twin
+            budget = Budget() if limit is None else Budget(limit)
+            pairs, proven = search.solve_classes(forced, open_classes, [], budget)
+            found.append((pairs, proven, budget.used, budget.stopped_by))
+        assert found[0] == found[1]
+
+    original = search._C_SMALL_SEARCH
+    search._small_search = counting
+    try:
+        same()
+    finally:
+        search._C_SMALL_SEARCH = original
+        search._small_search = real
+    assert seen["groups"] > 1_000
+
+
+@needs_twin
+def test_whole_results_are_identical_with_and_without_the_twin(monkeypatch):
+    """Random sentences with stems and synonyms too, scored by meteor2005: every to_dict field."""
+    config = MeteorConfig.preset("meteor2005")
+    words = ["the", "cat", "cats", "big", "large", "a", "sat", "sit", "on", "mat", "."]
+    sentence = st.lists(st.sampled_from(words), min_size=1, max_size=18)
+
+    @settings(max_examples=1_500, deadline=None, derandomize=True)
+    @given(sentence, sentence)
+    def same(hyp, ref):
+        found = []
+        for twin in (None, TWIN):
+            monkeypatch.setattr(search, "_C_SMALL_SEARCH", twin)
+            found.append(score(" ".join(hyp), [" ".join(ref)], config).to_dict())
+        assert found[0] == found[1]
+
+    same()
+
+
+def _same_tables(calls) -> int:
+    """Each recorded _tables or _joint_matrix call made again by the pure function and by the twin:
+    the same arrays (shape, type, every number). Returns how many were compared."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    pure_tables, pure_joint = pairwise._tables.__wrapped__, pairwise._joint_matrix.__wrapped__
+    for kind, args in calls:
+        if kind == "tables":
+            pure, twin = pure_tables(*args), TABLES.tables(*args)
+            assert len(pure) == len(twin)
+        else:
+            pure, twin = [pure_joint(*args)], [TABLES.joint_matrix(*args)]
+        for p, t in zip(pure, twin):
+            assert p.shape == t.shape and p.dtype == t.dtype and np.array_equal(p, t)
+    return len(calls)
+
+
+def _recording_tables(monkeypatch):
+    """_tables and _joint_matrix recorded (their arguments) and run from pairwise.py's own code."""
+    import functools
+
+    from meteor_core.align import pairwise
+
+    calls = []
+    monkeypatch.setattr(pairwise, "_C_TABLES", None)
+    for name, kind in (("_tables", "tables"), ("_joint_matrix", "joint")):
+        real = getattr(pairwise, name)
+
+        @functools.wraps(real)
+        def recording(*args, _real=real, _kind=kind):
+            calls.append((_kind, args))
+            return _real(*args)
+
+        monkeypatch.setattr(pairwise, name, recording)
+    return calls
+
+
+@needs_twin
+def test_the_joint_tables_of_the_ted_set_are_the_same_in_c(monkeypatch):
+    """Every table the whole TED set's long segments build (meteor2005), by both paths."""
+    from conftest import ted_lines
+
+    calls = _recording_tables(monkeypatch)
+    ref = ted_lines("ref")
+    config = MeteorConfig.preset("meteor2005")
+    for system in ("sys1", "sys2"):
+        for h, r in zip(ted_lines(system), ref):
+            if len(r.split()) > 40:  # (the joint tables are built for long segments only)
+                score(h, [r], config)
+    assert {kind for kind, _ in calls} == {"tables", "joint"}
+    assert _same_tables(calls) > 30
+
+
+@needs_twin
+def test_the_joint_tables_are_the_same_in_c_on_random_groups(monkeypatch):
+    """Random groups of complete parts (repeated words, forced pairs around them) and of listed
+    options (a synonym part's matchings: any pairs), solved by the pairwise search: every table
+    it builds, by both paths."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+    from test_search_tail import _random_group
+
+    calls = _recording_tables(monkeypatch)
+    rng = random.Random(33)
+    for case in range(600):
+        if case % 2:
+            options, weight = _random_group(rng)
+        else:
+            options, weight = [], rng.randint(2, 40)
+            for _ in range(rng.randint(2, 5)):
+                need = rng.randint(1, 3)
+                pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
+                listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
+                options.append(pairwise.listed_options(listed))
+        if len(options) < 2:
+            continue
+        monkeypatch.setattr(pairwise, "DENSE_OPTIONS", 0 if case % 3 else 10**9)  # tables, or one matrix
+        pairwise.solve_pairwise(options, weight, Budget(10**12))
+    assert {kind for kind, _ in calls} == {"tables", "joint"}
+    assert _same_tables(calls) > 400
