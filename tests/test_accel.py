@@ -22,6 +22,8 @@ import importlib, json, sys
 from meteor_core import MeteorConfig, _accel, score, scorer
 for module in _accel.COMPILED:  # (a preset loads only some, e.g. TER or the stemmers it uses): all must load compiled
     importlib.import_module(module)
+for module in _accel.TWINS:  # a twin loads with the module it mirrors, which a preset may never import
+    _accel.twin(module)
 from conftest import ted_lines
 ref = ted_lines("ref")
 if sys.argv[1] == "meteor15-paraphrase":
