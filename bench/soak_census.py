@@ -102,6 +102,17 @@ def _pymalloc() -> dict:
     return out
 
 
+def _arrow() -> dict:
+    """pyarrow's memory pool (Streamlit sends dataframes as Arrow): its own allocator's holdings."""
+    if "pyarrow" not in sys.modules:
+        return {}
+    import pyarrow as pa
+
+    pool = pa.default_memory_pool()
+    return {"backend": pool.backend_name, "allocated MiB": round(pool.bytes_allocated() / 2**20, 1),
+            "peak MiB": round(pool.max_memory() / 2**20, 1)}
+
+
 def _objects() -> dict:
     """gc-tracked objects by type (count, shallow MiB), and the untracked strings, bytes and numpy
     arrays they refer to (counted once each)."""
@@ -155,6 +166,44 @@ def _streamlit() -> dict:
     return out
 
 
+def _holders(type_names=("SegmentResult", "UploadedFile"), depth=12) -> dict:
+    """For one live object of each type: the chain of objects that refer to it, nearest first
+    (what keeps a closed session's data alive). Each step takes the first referrer that is not
+    a frame nor this function's own lists."""
+    import types
+
+    out = {}
+    objects = gc.get_objects()
+    for name in type_names:
+        target = next((o for o in objects if type(o).__name__ == name), None)
+        if target is None:
+            continue
+        chain: list = []
+        mine = {id(objects), id(chain)}
+        seen = {id(target)}
+        for _ in range(depth):
+            referrers = gc.get_referrers(target)
+            mine.add(id(referrers))
+            candidates = [r for r in referrers if id(r) not in seen and id(r) not in mine
+                          and not isinstance(r, types.FrameType)]
+            mine.add(id(candidates))
+            if not candidates:
+                break
+            target = candidates[0]
+            seen.add(id(target))
+            text = f"{type(target).__module__}.{type(target).__qualname__}"
+            if isinstance(target, dict):
+                text += " keys " + ", ".join(map(str, list(target)[:8]))
+            elif isinstance(target, types.FunctionType):
+                text += " " + target.__qualname__
+            elif isinstance(target, (list, tuple)):
+                text += f" of {len(target)}"
+            chain.append(f"{text} [+{len(candidates) - 1} other referrers]")
+        out[name] = chain
+    del objects
+    return out
+
+
 _counter = 0
 
 
@@ -164,7 +213,7 @@ def census(out_dir: str) -> None:
     _counter += 1
     gc.collect()
     data = {"rss MiB": _rss_self(), "smaps MiB": _smaps(), "glibc": _glibc(), "pymalloc": _pymalloc(),
-            "streamlit": _streamlit(), "objects": _objects()}
+            "arrow": _arrow(), "holders": _holders(), "streamlit": _streamlit(), "objects": _objects()}
     import tracemalloc
 
     if tracemalloc.is_tracing():
@@ -215,6 +264,7 @@ def _ask(proc, out_dir: Path, label: str, labels: list) -> dict:
     labels.append(label)
     print(f"[{time.strftime('%H:%M:%S')}] {label}: RSS {data['rss MiB']} MiB, smaps {data['smaps MiB']}, "
           f"glibc {data['glibc']}, pymalloc arenas {data['pymalloc'].get('arenas MiB')} MiB, "
+          f"arrow {data.get('arrow')}, "
           f"sessions {data['streamlit'].get('sessions')}", flush=True)
     return data
 
@@ -312,6 +362,7 @@ def report(out_dir: Path, labels: list, peak: float) -> None:
     print("\nStreamlit caches after (entries, MiB):")
     for k, v in after["streamlit"].get("caches", {}).items():
         print(f"  {k}: {v}  (one visitor: {warm['streamlit'].get('caches', {}).get(k)})")
+    print("\nWhat holds a survivor after:", json.dumps(after.get("holders"), indent=1))
     print("\nTracked objects that grew from one visitor to after (count, shallow MiB):")
     rows = []
     for k, (n, mib) in after["objects"]["tracked"].items():
