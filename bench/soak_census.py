@@ -273,26 +273,13 @@ def drive(args) -> None:
     from playwright.sync_api import sync_playwright
 
     from browser import CHROMIUM, CHROMIUM_ARGS, wait_for_run
-    from test_browser_hardening import _upload_table
-
-    import csv
-    from conftest import ted_lines
+    from test_browser_hardening import _large_tables, upload_and_filter
 
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("census-*.json"):
         old.unlink()
-    refs, sys1, sys2 = (ted_lines(n) for n in ("ref", "sys1", "sys2"))
-    files = []
-    for k in range(args.sessions):  # as tests/test_browser_hardening.py: each session its own set
-        path = out_dir / f"large{k}.csv"
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(["ref", f"sys1-{k}", f"sys2-{k}"])
-            for j in range(args.rows):
-                i = (j + 150 * k) % len(refs)
-                w.writerow([refs[i], sys1[i] + ("" if j < len(refs) else f" {k}"), sys2[i]])
-        files.append(path)
+    files = _large_tables(out_dir, args.sessions, args.rows)
     import socket
 
     with socket.socket() as s:
@@ -302,7 +289,8 @@ def drive(args) -> None:
     proc = subprocess.Popen([sys.executable, __file__, "serve", "--out", str(out_dir), "--",
                              "--server.headless", "true", "--server.port", str(port), "--server.address",
                              "127.0.0.1", "--browser.gatherUsageStats", "false",
-                             "--server.disconnectedSessionTTL", str(args.ttl)],
+                             "--server.disconnectedSessionTTL", str(args.ttl),
+                             "--server.fileWatcherType", "none"],  # an edit in the checkout must not stall the pages
                             cwd=ROOT, env=env, stdout=open(out_dir / "server.log", "w"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     labels: list = []
@@ -327,18 +315,7 @@ def drive(args) -> None:
                 pages[0].get_by_label("Search words (reference or outputs)").wait_for(timeout=300_000)
                 wait_for_run(pages[0], timeout=300_000)
                 _ask(proc, out_dir, "one visitor", labels)
-                for page, path in zip(pages, files):
-                    _upload_table(page, url, path)
-                for page in pages:
-                    page.get_by_label("Search words (reference or outputs)").wait_for(timeout=900_000)
-                    wait_for_run(page, timeout=900_000)
-                for word in ("the", "people", ""):
-                    for page in pages:
-                        box = page.get_by_label("Search words (reference or outputs)")
-                        box.fill(word)
-                        box.press("Enter")
-                    for page in pages:
-                        wait_for_run(page, timeout=300_000)
+                upload_and_filter(pages, url, files)
                 peak = _ask(proc, out_dir, "peak (all sessions open)", labels)["rss MiB"]
             finally:
                 browser.close()

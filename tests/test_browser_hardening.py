@@ -163,19 +163,38 @@ def test_soak_eight_sessions_upload_and_filter_for_a_minute(server, tmp_path):
             browser.close()
 
 
-def _large_tables(tmp_path) -> list:
+def _large_tables(folder, sessions: int = SESSIONS, rows: int = LARGE_ROWS) -> list:
     """Eight 2,445-row tables, each its own (the TED set, rotated and marked per session, so that
     no two sessions share a cache entry)."""
     refs, sys1, sys2 = (ted_lines(n) for n in ("ref", "sys1", "sys2"))
     files = []
-    for k in range(SESSIONS):
-        rows = []
-        for j in range(LARGE_ROWS):
+    for k in range(sessions):
+        table = []
+        for j in range(rows):
             i = (j + 150 * k) % len(refs)
-            rows.append((refs[i], sys1[i] + ("" if j < len(refs) else f" {k}"), sys2[i]))
-        files.append(tmp_path / f"large{k}.csv")
-        _table(files[-1], [f"sys1-{k}", f"sys2-{k}"], rows)
+            table.append((refs[i], sys1[i] + ("" if j < len(refs) else f" {k}"), sys2[i]))
+        files.append(folder / f"large{k}.csv")
+        _table(files[-1], [f"sys1-{k}", f"sys2-{k}"], table)
     return files
+
+
+def upload_and_filter(pages, url, files, measure=lambda: None) -> None:
+    """The soak's steps: every session uploads its table at once, each waits for its scores, then
+    every session filters its set (three searches); ``measure()`` after each wait."""
+    for page, path in zip(pages, files):
+        _upload_table(page, url, path)
+    for page in pages:
+        page.get_by_label("Search words (reference or outputs)").wait_for(timeout=900_000)
+        wait_for_run(page, timeout=900_000)
+        measure()
+    for word in ("the", "people", ""):
+        for page in pages:
+            box = page.get_by_label("Search words (reference or outputs)")
+            box.fill(word)
+            box.press("Enter")
+        for page in pages:
+            wait_for_run(page, timeout=300_000)
+        measure()
 
 
 @pytest.mark.timeout(1500)  # eight sessions score 2,445 rows each on a shared machine, then the close
@@ -202,20 +221,9 @@ def test_eight_closed_sessions_give_their_memory_back(tmp_path):
                 pages[0].get_by_label("Search words (reference or outputs)").wait_for(timeout=300_000)
                 wait_for_run(pages[0], timeout=300_000)
                 warm = rss_mib(proc.pid)
-                for page, path in zip(pages, files):  # all eight upload at once, then wait for each
-                    _upload_table(page, url, path)
-                for page in pages:
-                    page.get_by_label("Search words (reference or outputs)").wait_for(timeout=900_000)
-                    wait_for_run(page, timeout=900_000)
-                    peak = max(peak, rss_mib(proc.pid))
-                for word in ("the", "people", ""):  # every session filters its set
-                    for page in pages:
-                        box = page.get_by_label("Search words (reference or outputs)")
-                        box.fill(word)
-                        box.press("Enter")
-                    for page in pages:
-                        wait_for_run(page, timeout=300_000)
-                    peak = max(peak, rss_mib(proc.pid))
+                seen = [peak]
+                upload_and_filter(pages, url, files, lambda: seen.append(rss_mib(proc.pid)))
+                peak = max(seen)
                 for page in pages:
                     assert page.locator('[data-testid="stException"]').count() == 0
             finally:
