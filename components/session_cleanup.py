@@ -19,10 +19,11 @@ C allocator to return free memory to the system (``malloc_trim``, glibc only), a
 ``track()`` of a process tunes glibc's allocator so that there is memory to return
 (``tune_allocator``: large blocks in mmap, two arenas).
 
-Measured with tests/test_browser_hardening.py (8 sessions, 2,445 rows each, then closed): the
-server at 247 MiB once one visitor had opened the page, 555 MiB at the peak, 456 MiB three
-minutes after the browsers closed; without the allocator tuning 309, 800-858 and 658-750 MiB.
-What stays is mostly Python's own small-object arenas, which a few live objects keep.
+The janitor also empties a closed session's state and fragments (``_empty``: Streamlit keeps the
+last session its loop served). Measured with tests/test_browser_hardening.py (8 sessions, 2,445
+rows each, then closed; the server on the C allocator, as run.sh starts it): 262 MiB once one
+visitor had opened the page, 613 MiB at the peak, 280 MiB three minutes after the browsers
+closed. bench/soak_census.py says what the server holds at each step.
 """
 from __future__ import annotations
 

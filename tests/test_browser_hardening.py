@@ -98,9 +98,9 @@ SOAK_SECONDS = 60
 SOAK_MAX_GROWTH_MIB = 250  # server memory at the end vs after every session's first upload
 LARGE_ROWS = 2_445  # the issue's soak: eight sessions of 2,445 rows each
 # What eight closed sessions may leave above a server that has served one visitor, the server
-# started as run.sh and `meteor app` start it (PYTHONMALLOC=malloc): measured about 0 MiB
-# (bench/soak_census.py; the printout gives each run's figures); 158 MiB with Python's own
-# allocator, whose arenas the objects that outlive a visit keep. Issue 30's target is 100.
+# started as run.sh and `meteor app` start it (PYTHONMALLOC=malloc): measured 0 MiB with
+# bench/soak_census.py and 18 MiB here (the printout gives each run's figures); 158 MiB with
+# Python's own allocator, whose arenas the objects that outlive a visit keep. Issue 30: 100.
 LEFT_BEHIND_MAX_MIB = 75
 
 
