@@ -167,12 +167,13 @@ def _compare(systems, references, sources, config):
 
 
 # Everything drawn from a comparison is cached by its key (the comparison itself is not hashed:
-# the leading underscore tells Streamlit to skip it): in the session's own state for an uploaded
-# test set (released with the session: the shared caches kept eight closed sessions' tables and
+# the leading underscore tells Streamlit to skip it): in session-scoped caches for an uploaded
+# test set (released with the session: the shared caches kept closed sessions' tables and
 # charts), in Streamlit's shared caches for the demo set, the same for every visitor. Work
 # stopped by the request's budget is cached as its result (a rerun does not start it again)
 # unless earlier work of the request had taken the budget (OverBudget.retry): then it starts
-# afresh at the next run, with the earlier work cached. The sections call these through _or_stopped, which turns that stop into a result too.
+# afresh at the next run, with the earlier work cached. The sections call these through
+# _or_stopped, which turns that stop into a result too.
 
 
 def _or_stopped(function, *args):

@@ -2,7 +2,7 @@
 2,445-row table on the compare page, filter it, then close): a census at each step.
 
     .venv/bin/python bench/soak_census.py [--sessions 8] [--rows 2445] [--ttl 40]
-                                          [--tracemalloc] [--out DIR]
+                                          [--pymalloc] [--tracemalloc] [--out DIR]
 
 The script starts the app in a server process of its own (``serve``: Streamlit run in-process,
 with a SIGUSR1 handler that writes a census), drives the sessions with Chromium, and asks for a
@@ -13,8 +13,10 @@ shortened so that the janitor closes the sessions sooner; the default is 120 s).
 heap (in use, free, in mmap), Python's small-object arenas (sys._debugmallocstats), the live
 objects by type (gc-tracked objects and the strings, bytes and arrays they hold), Streamlit's
 sessions, caches (entries and bytes per cached function) and uploaded files, and with
---tracemalloc the allocation sites that grew since the one-visitor census. The printout
-compares the four.
+--tracemalloc the allocation sites that grew since the one-visitor census; after the close, the
+chain of referrers of a scored segment or an uploaded file still alive. The server runs on the
+allocator run.sh gives it (PYTHONMALLOC=malloc; --pymalloc: Python's own). The printout compares
+the four.
 """
 from __future__ import annotations
 
@@ -137,8 +139,9 @@ def _objects() -> dict:
                 held[kind][0] += 1
                 held[kind][1] += size if size is not None else sys.getsizeof(ref)
     top = sorted(by_type.items(), key=lambda kv: -kv[1][1])[:30]
+    count, size = sum(v[0] for v in by_type.values()), sum(v[1] for v in by_type.values())
     return {"tracked": {k: [n, round(b / 2**20, 2)] for k, (n, b) in top},
-            "tracked total": [sum(v[0] for v in by_type.values()), round(sum(v[1] for v in by_type.values()) / 2**20, 1)],
+            "tracked total": [count, round(size / 2**20, 1)],
             "held": {k: [n, round(b / 2**20, 2)] for k, (n, b) in held.items()}}
 
 
@@ -285,7 +288,11 @@ def drive(args) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = dict(os.environ, SOAK_TRACEMALLOC="1" if args.tracemalloc else "0")
+    from meteor_core.cli.app import server_environment
+
+    env = dict(server_environment(), SOAK_TRACEMALLOC="1" if args.tracemalloc else "0")
+    if args.pymalloc:
+        env["PYTHONMALLOC"] = "pymalloc"
     proc = subprocess.Popen([sys.executable, __file__, "serve", "--out", str(out_dir), "--",
                              "--server.headless", "true", "--server.port", str(port), "--server.address",
                              "127.0.0.1", "--browser.gatherUsageStats", "false",
@@ -367,6 +374,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--rows", type=int, default=2445)
     parser.add_argument("--ttl", type=int, default=40, help="Streamlit's reconnect window, s (default 40)")
+    parser.add_argument("--pymalloc", action="store_true", help="the server on Python's own allocator")
     parser.add_argument("--tracemalloc", action="store_true", help="trace allocations (slower, more memory)")
     parser.add_argument("--out", default=str(ROOT / "test-artifacts" / "soak-census"))
     drive(parser.parse_args())

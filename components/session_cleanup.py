@@ -114,8 +114,8 @@ def _empty(session_state, fragment_storage) -> None:
     """Empty a closed session's state and fragments. Streamlit's shutdown leaves them in the
     session object, and its runtime loop keeps the last session it sent messages to in a local
     variable until it sends to another (Runtime._loop_coroutine's ``active_session_info``): the
-    8-session soak's census found that one session, its uploads and scored set (a tenth of the
-    peak) alive after every browser had gone. (Private attributes, read defensively: a Streamlit
+    8-session soak's census found that one session, its upload and its scored set (58k match
+    objects) alive after every browser had gone. (Private attributes, read defensively: a Streamlit
     without them keeps the session's state, as before.)"""
     state, lock = getattr(session_state, "_state", None), getattr(session_state, "_lock", None)
     if state is not None and lock is not None and hasattr(state, "clear"):
