@@ -34,6 +34,7 @@ from components.inputs import system_names
 from components.missing_resources import MISSING_RESOURCES, show_missing
 from components.plain_text import label_literal, markdown_literal
 from components.request_budget import OverBudget, request_deadline, start_request
+from components.session_memo import session_or_shared, share
 from meteor_core import MeteorConfig
 from meteor_core.analysis.compare import (DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, MAX_SEED, compare_systems,
                                           paired_bootstrap)
@@ -170,10 +171,13 @@ def _compare(systems, references, sources, config, demo: bool = False):
 
 
 # Everything drawn from a comparison is cached by its key (the comparison itself is not hashed:
-# the leading underscore tells Streamlit to skip it). Work stopped by the request's budget is
-# cached as its result (a rerun does not start it again) unless earlier work of the request had
-# taken the budget (OverBudget.retry): then it starts afresh at the next run, with the earlier work
-# cached. The sections call these through _or_stopped, which turns that stop into a result too.
+# the leading underscore tells Streamlit to skip it): in session-scoped caches for an uploaded
+# test set (released with the session: the shared caches kept closed sessions' tables and
+# charts), in Streamlit's shared caches for the demo set, the same for every visitor. Work
+# stopped by the request's budget is cached as its result (a rerun does not start it again)
+# unless earlier work of the request had taken the budget (OverBudget.retry): then it starts
+# afresh at the next run, with the earlier work cached. The sections call these through
+# _or_stopped, which turns that stop into a result too.
 
 
 def _or_stopped(function, *args):
@@ -184,7 +188,7 @@ def _or_stopped(function, *args):
         return exc
 
 
-@st.cache_data(show_spinner="Bootstrap resampling…", max_entries=32)
+@session_or_shared(st.cache_data, 32, 8, "Bootstrap resampling…")
 def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
     """The test, or the OverBudget that stopped it (cached too: a rerun does not start it again)."""
     try:
@@ -195,13 +199,13 @@ def _bootstrap(_comparison, key: str, a: str, b: str, samples: int, seed: int):
         return exc
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
+@session_or_shared(st.cache_data, 8, 2)
 def _segment_table(_loaded: Loaded, key: str, a: str, b: str):
     table = compare_views.segment_table(_loaded.comparison, a, b, _loaded.references, _loaded.systems)
     return research_views.with_sources(table, _loaded.sources)
 
 
-@st.cache_data(show_spinner="Significance tests for every pair…", max_entries=16)
+@session_or_shared(st.cache_data, 16, 4, "Significance tests for every pair…")
 def _significance(_comparison, key: str, baseline: str, test: str, samples: int, trials: int, seed: int):
     """The report, or what stopped it (over the time budget, too many trials for this set): cached
     too, so that a rerun does not start it again."""
@@ -214,7 +218,7 @@ def _significance(_comparison, key: str, baseline: str, test: str, samples: int,
         return exc
 
 
-@st.cache_data(show_spinner="Buckets and their bootstrap intervals…", max_entries=8)
+@session_or_shared(st.cache_data, 8, 2, "Buckets and their bootstrap intervals…")
 def _buckets(_comparison, key: str, samples: int, seed: int):
     """Both bucket tables, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.buckets import frequency_buckets, length_buckets
@@ -228,8 +232,11 @@ def _buckets(_comparison, key: str, samples: int, seed: int):
         return exc
 
 
-@st.cache_data(show_spinner="BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…", max_entries=4)
-def _sacrebleu(_loaded: Loaded, texts_key: str):
+SACREBLEU_SPINNER = "BLEU, chrF and TER with sacrebleu (sentence TER takes a while)…"
+
+
+@session_or_shared(st.cache_data, 4, 1, SACREBLEU_SPINNER)
+def _sacrebleu(_loaded: Loaded, key: str):
     """The scores, or the OverBudget that stopped them (cached like a result)."""
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
     try:
@@ -246,12 +253,12 @@ def ss_key(keys) -> tuple:
     return tuple(st.session_state.get(k) for k in keys)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@session_or_shared(st.cache_resource, 16, 4)
 def _heatmap(_report, key: str, choices: tuple, names: tuple):
     return research_views.significance_heatmap(_report, list(names))
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@session_or_shared(st.cache_resource, 16, 4)
 def _bucket_chart(_rows, key: str, choices: tuple, value: str, title: str, y_title: str):
     return research_views.bucket_figure(_rows, value, title, y_title)
 
@@ -278,7 +285,7 @@ def _other_metrics(loaded: Loaded) -> OtherMetrics:
     return OtherMetrics(corpus, sentence, {**signatures, **metric_signatures}, NAMES)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@session_or_shared(st.cache_data, 32, 8)
 def _filtered(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str):
     return compare_views.filter_segments(_segment_table(_loaded, key, a, b), a, b, score_range, diff_range, query)
 
@@ -286,7 +293,7 @@ def _filtered(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range
 CHARTS = ("scatter", "differences", "length")
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@session_or_shared(st.cache_resource, 32, 8)
 def _chart(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, query: str, chart: str):
     shown = _filtered(_loaded, key, a, b, score_range, diff_range, query)
     if chart == "scatter":
@@ -296,7 +303,7 @@ def _chart(_loaded: Loaded, key: str, a: str, b: str, score_range, diff_range, q
     return compare_views.length_figure(shown, _loaded.names)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@session_or_shared(st.cache_resource, 64, 16)
 def _segment_figure(_loaded: Loaded, key: str, name: str, segment: int, ref_index: int):
     pair = _loaded.comparison.results[name].segments[segment].per_reference[ref_index]
     return alignment_figure(pair, title=name, hyp_label=name)
@@ -362,8 +369,12 @@ def test_set(config: MeteorConfig) -> Loaded:
         if isinstance(exc, OverBudget):
             st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
+    loaded = Loaded(systems, references, config, key, comparison, sources)
+    if source == SOURCES[0]:  # the demo set: every visitor's tables, charts and BLEU/chrF/TER are the same
+        share(key)
+        share(loaded.texts_key)
     _notes(key, config, systems, references)
-    return Loaded(systems, references, config, key, comparison, sources)
+    return loaded
 
 
 def _notes(key: str, config: MeteorConfig, systems: dict[str, list[str]], references: list[list[str]]) -> None:

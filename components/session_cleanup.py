@@ -19,10 +19,11 @@ C allocator to return free memory to the system (``malloc_trim``, glibc only), a
 ``track()`` of a process tunes glibc's allocator so that there is memory to return
 (``tune_allocator``: large blocks in mmap, two arenas).
 
-Measured with tests/test_browser_hardening.py (8 sessions, 2,445 rows each, then closed): the
-server at 247 MiB once one visitor had opened the page, 555 MiB at the peak, 456 MiB three
-minutes after the browsers closed; without the allocator tuning 309, 800-858 and 658-750 MiB.
-What stays is mostly Python's own small-object arenas, which a few live objects keep.
+The janitor also empties a closed session's state and fragments (``_empty``: Streamlit keeps the
+last session its loop served). Measured with tests/test_browser_hardening.py (8 sessions, 2,445
+rows each, then closed; the server on the C allocator, as run.sh starts it): 262 MiB once one
+visitor had opened the page, 613 MiB at the peak, 280 MiB three minutes after the browsers
+closed. bench/soak_census.py says what the server holds at each step.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ SWEEP_SECONDS = 10.0
 RELEASE_AFTER_SECONDS = (2.0, 15.0)
 _lock = threading.Lock()
 _disconnected_since: dict[str, float | None] = {}  # session id -> first seen disconnected (None: connected)
+_holdings: dict[str, tuple] = {}  # session id -> (its session state, its fragment storage): emptied at its close
 _janitor: threading.Thread | None = None
 closed_sessions = 0  # how many the janitor closed (for tests and logs)
 
@@ -59,6 +61,7 @@ def track() -> None:
         return
     with _lock:
         _disconnected_since[ctx.session_id] = None
+        _holdings[ctx.session_id] = (ctx.session_state, ctx.fragment_storage)
         if _janitor is None or not _janitor.is_alive():
             tune_allocator()  # once per process, before most session threads have run
             _janitor = threading.Thread(target=_sweep_forever, name="meteor-session-janitor", daemon=True)
@@ -96,11 +99,30 @@ def sweep(now: float | None = None) -> int:
                 del _disconnected_since[session_id]
     for session_id in to_close:
         server.clear_user_info_for_session(session_id)  # (closes it on the event loop: see above)
+        with _lock:
+            holdings = _holdings.pop(session_id, None)
+        if holdings is not None:
+            _empty(*holdings)
     if to_close:
         closed_sessions += len(to_close)
         for delay in RELEASE_AFTER_SECONDS:  # once the event loop has closed them (not at once under load)
             threading.Timer(delay, _release_memory).start()
     return len(to_close)
+
+
+def _empty(session_state, fragment_storage) -> None:
+    """Empty a closed session's state and fragments. Streamlit's shutdown leaves them in the
+    session object, and its runtime loop keeps the last session it sent messages to in a local
+    variable until it sends to another (Runtime._loop_coroutine's ``active_session_info``): the
+    8-session soak's census found that one session, its upload and its scored set (58k match
+    objects) alive after every browser had gone. (Private attributes, read defensively: a Streamlit
+    without them keeps the session's state, as before.)"""
+    state, lock = getattr(session_state, "_state", None), getattr(session_state, "_lock", None)
+    if state is not None and lock is not None and hasattr(state, "clear"):
+        with lock:
+            state.clear()
+    if hasattr(fragment_storage, "clear"):
+        fragment_storage.clear()
 
 
 def _release_memory() -> None:

@@ -14,19 +14,22 @@ def execs(monkeypatch):
     """The command `meteor app` would exec, caught instead of run."""
     caught = []
 
-    def fake_exec(path, command):
-        caught.append((path, command))
+    def fake_exec(path, command, env):
+        caught.append((path, command, env))
         raise SystemExit(0)
 
-    monkeypatch.setattr(os, "execv", fake_exec)
+    monkeypatch.setattr(os, "execve", fake_exec)
     return caught
 
 
-def test_in_a_checkout_it_runs_the_checkouts_app(execs):
+def test_in_a_checkout_it_runs_the_checkouts_app(execs, monkeypatch):
+    monkeypatch.delenv("PYTHONMALLOC", raising=False)
     assert app.app_script() == ROOT / "app.py"
     with pytest.raises(SystemExit):
         main(["app", "--server.port", "8600", "--server.headless", "true", "--theme.base=dark"])
-    (path, command), = execs
+    (path, command, env), = execs
+    assert env["PYTHONMALLOC"] == "malloc"  # the C allocator, which gives a closed session's memory back
+    assert env["PATH"] == os.environ["PATH"]
     assert path == sys.executable
     assert command == [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--browser.gatherUsageStats",
                        "false", "--server.port", "8600", "--server.headless", "true", "--theme.base=dark"]
@@ -49,3 +52,11 @@ def test_a_missing_explorer_or_streamlit_is_one_line(monkeypatch, capsys, execs)
     assert main(["app", "--server.port", "1"]) == 2
     assert "needs streamlit, which is not installed: pip install 'meteor-explorer[app]'" in capsys.readouterr().err
     assert execs == []
+
+
+def test_an_allocator_the_caller_chose_is_kept(execs, monkeypatch):
+    monkeypatch.setenv("PYTHONMALLOC", "pymalloc_debug")
+    with pytest.raises(SystemExit):
+        main(["app"])
+    (_, _, env), = execs
+    assert env["PYTHONMALLOC"] == "pymalloc_debug"

@@ -27,6 +27,7 @@ def server(monkeypatch):
     monkeypatch.setattr(runtime, "exists", lambda: True)
     monkeypatch.setattr(runtime, "get_instance", lambda: fake)
     monkeypatch.setattr(session_cleanup, "_disconnected_since", {})
+    monkeypatch.setattr(session_cleanup, "_holdings", {})
     monkeypatch.setattr(session_cleanup, "_release_memory", lambda: None)
     return fake
 
@@ -79,3 +80,29 @@ def test_track_outside_a_streamlit_run_does_nothing(monkeypatch):
     monkeypatch.setattr(session_cleanup, "_disconnected_since", {})
     session_cleanup.track()
     assert session_cleanup._disconnected_since == {}
+
+
+def test_a_closed_sessions_state_and_fragments_are_emptied_and_an_open_ones_kept(server):
+    """Streamlit keeps the last session its loop sent messages to (a local variable of the
+    runtime's loop) after closing it: its state and fragments, the scored set and the uploads
+    among them, must not stay with it."""
+    from streamlit.runtime.fragment import MemoryFragmentStorage
+    from streamlit.runtime.state import SafeSessionState, SessionState
+
+    held = {}
+    for session_id in ("gone", "open"):
+        state = SafeSessionState(SessionState(), lambda: None)
+        state["comparisons"] = {"key": "a scored set"}
+        fragments = MemoryFragmentStorage()
+        fragments.register("fragment", lambda: None)
+        held[session_id] = (state, fragments)
+        session_cleanup._holdings[session_id] = held[session_id]
+    server.active = {"open"}
+    _known("gone", "open")
+    session_cleanup.sweep(now=0.0)
+    assert session_cleanup.sweep(now=session_cleanup.grace_seconds()) == 1
+    gone_state, gone_fragments = held["gone"]
+    assert "comparisons" not in gone_state and not gone_fragments.contains("fragment")
+    open_state, open_fragments = held["open"]
+    assert open_state["comparisons"] == {"key": "a scored set"} and open_fragments.contains("fragment")
+    assert list(session_cleanup._holdings) == ["open"]
