@@ -36,15 +36,51 @@ def test_demo_set_scores_and_compares(page):
     segments = at.dataframe[1].value
     assert len(segments) == 1200
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)",
-                      "Corpus table (LaTeX)", "Every table (xlsx)"]
-    # the open chart (lazy tabs: scatter first); one drawing per system; the significance heatmap and
-    # the open bucket chart
-    assert len(at.get("plotly_chart")) == 1 + 2 + 2
+    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)"]
+    # the open chart (lazy tabs: scatter first); one drawing per system (significance, buckets and
+    # exports are closed expanders)
+    assert len(at.get("plotly_chart")) == 1 + 2
     for tab in ("Differences", "Score vs length"):
         at.session_state["cmp_chart_tab"] = tab
         at.run()
-        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2 + 2
+        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2
+
+
+def test_the_first_screen_leaves_significance_buckets_and_exports_for_later(page, monkeypatch):
+    """Issue 31, item 6: a fresh server's first visit to the compare page computed the significance
+    tests and the bucket intervals (about 1 s of its 3) for sections below the first screen. They
+    are expanders now, computed when opened; opening one draws its figures."""
+    at = page
+    computed = []
+
+    def counting(module, name):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            computed.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+
+    from meteor_core.analysis import buckets, significance
+    counting(significance, "significance_report")
+    counting(buckets, "length_buckets")
+    counting(buckets, "frequency_buckets")
+    st.cache_data.clear()
+    at.run()
+    assert not at.exception and computed == []
+    assert [e.label for e in at.expander][-3:-1] == ["Significance: every system against a baseline, and every pair",
+                                                      "By bucket (compare-mt style, 95% bootstrap intervals)"]
+    at.session_state["cmp_sig_open"] = True
+    at.run()
+    assert computed == ["significance_report"] and len(at.get("plotly_chart")) == 1 + 2 + 1  # the heatmap
+    at.session_state["cmp_buckets_open"] = True
+    at.run()
+    assert computed[1:] == ["length_buckets", "frequency_buckets"] and len(at.get("plotly_chart")) == 1 + 2 + 1 + 1
+    at.session_state["cmp_exports_open"] = True
+    at.run()
+    assert not at.exception and len(computed) == 3  # the exports reuse both
+    labels = [d.label for d in at.get("download_button")]
+    assert labels[-2:] == ["Corpus table (LaTeX)", "Every table (xlsx)"]
 
 
 def test_filters_and_opening_a_segment(page):
