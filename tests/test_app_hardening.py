@@ -27,6 +27,13 @@ from meteor_core.jar_resources import paraphrase_available
 HOSTILE = "=cmd|' /C calc'!A0 **b** [x](http://127.0.0.1:9/x) ![i](http://127.0.0.1:9/i.png) $x^2$ :red[r] <b>h</b>"
 
 
+@pytest.fixture(autouse=True)
+def no_kept_demo_scores(monkeypatch, tmp_path):
+    """The bundled set's scores kept on disk (components/demo_set.py) in a folder of this test's own:
+    the tests here see it scored in this process, whatever an earlier run left in the cache folder."""
+    monkeypatch.setattr("components.demo_set.scores_folder", lambda: tmp_path / "demo-scores")
+
+
 def explorer(query: dict | None = None) -> AppTest:
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
