@@ -10,7 +10,9 @@ Speed: a test set is scored once per (data, configuration) and kept in the sessi
 set once per server for every session, started in the background by its first session); everything
 drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
 rebuilds only what changed. The segment table with its charts and the segment view are
-fragments: changing a filter or opening a segment reruns that part only.
+fragments: changing a filter or opening a segment reruns that part only. The significance tests,
+the buckets and the exports are expanders computed when opened: the first screen does not wait
+for them.
 
 State: every choice is kept across pages and while its widget is not drawn (persist_state: a
 widget drawn again shows the value the results use, never its own default), the open tabs and the
