@@ -130,6 +130,7 @@ def test_after_an_upload_the_widgets_show_the_settings_the_results_used(server, 
     url, _ = server
     with browser_page(height=1400) as (page, errors):
         _upload_files(page, url, tmp_path)
+        _open_sections(page)  # the significance test's widgets are in its expander
         shown = _shown_settings(page)
         assert (shown["Bootstrap samples"], shown["Seed"]) == ("1000", "12345"), shown
         assert shown["Randomization trials"] == "10000" and shown["Test"] == "both", shown
