@@ -10,7 +10,9 @@ Speed: a test set is scored once per (data, configuration) and kept in the sessi
 set once per server for every session, started in the background by its first session); everything
 drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
 rebuilds only what changed. The segment table with its charts and the segment view are
-fragments: changing a filter or opening a segment reruns that part only.
+fragments: changing a filter or opening a segment reruns that part only. The significance tests,
+the buckets and the exports are expanders computed when opened: the first screen does not wait
+for them.
 
 State: every choice is kept across pages and while its widget is not drawn (persist_state: a
 widget drawn again shows the value the results use, never its own default), the open tabs and the
@@ -522,11 +524,19 @@ def segment_view(loaded: Loaded, a: str) -> None:
         st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="stretch")
 
 
+def _significance_choices(loaded: Loaded) -> tuple[str, str, int]:
+    """(test, baseline, trials): the significance section's widgets, or their starting values while
+    that section has not been opened (the exports need them too)."""
+    ss = st.session_state
+    return (ss.get("cmp_sig_test", "both"), ss.get("cmp_baseline", loaded.names[0]),
+            int(ss.get("cmp_trials", DEFAULT_TRIALS)))
+
+
 def _report(loaded: Loaded):
     """The significance report for the current choices (cached: the exports reuse it)."""
-    ss = st.session_state
-    return _or_stopped(_significance, loaded.comparison, loaded.key, ss.cmp_baseline, ss.cmp_sig_test,
-                       int(ss.cmp_samples), int(ss.cmp_trials), int(ss.cmp_seed))
+    test, baseline, trials = _significance_choices(loaded)
+    return _or_stopped(_significance, loaded.comparison, loaded.key, baseline, test,
+                       int(st.session_state.cmp_samples), trials, int(st.session_state.cmp_seed))
 
 
 @st.fragment
@@ -534,7 +544,15 @@ def significance_section(loaded: Loaded) -> None:
     """Every system against a baseline and every pair: table, heatmap, the multiple-comparisons
     note. A fragment: another test or baseline reruns this part only."""
     start_request(fragment=True)
-    st.subheader("Significance: every system against a baseline, and every pair")
+    section = st.expander("Significance: every system against a baseline, and every pair", key="cmp_sig_open",
+                          on_change="rerun")
+    if not section.open:  # lazy: the tests run when the section is opened (not for the first screen)
+        return
+    with section:
+        _significance_body(loaded)
+
+
+def _significance_body(loaded: Loaded) -> None:
     g1, g2, g3 = st.columns(3)
     g1.selectbox("Test", TESTS, index=TESTS.index("both"), key="cmp_sig_test", persist_state="session",
                  format_func=TEST_LABELS.get)
@@ -564,15 +582,18 @@ FOUR_DECIMALS = {c: st.column_config.NumberColumn(format="%.4f")
 def buckets_section(loaded: Loaded) -> None:
     """METEOR by reference length and by word frequency, bars with 95% intervals (lazy tabs)."""
     start_request(fragment=True)
-    st.subheader("By bucket (compare-mt style, 95% bootstrap intervals)")
+    section = st.expander("By bucket (compare-mt style, 95% bootstrap intervals)", key="cmp_buckets_open",
+                          on_change="rerun")
+    if not section.open:  # lazy: the buckets are computed when the section is opened
+        return
     buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(st.session_state.cmp_samples),
                           int(st.session_state.cmp_seed))
     if isinstance(buckets, OverBudget):
-        st.warning(markdown_literal(str(buckets)))
+        section.warning(markdown_literal(str(buckets)))
         return
     by_length, by_frequency = buckets
     choices = ss_key(("cmp_samples", "cmp_seed"))
-    length_tab, frequency_tab = st.tabs(BUCKET_TABS, key="cmp_bucket_tab", on_change="rerun")
+    length_tab, frequency_tab = section.tabs(BUCKET_TABS, key="cmp_bucket_tab", on_change="rerun")
     if length_tab.open:
         length_tab.plotly_chart(_bucket_chart(by_length, loaded.key, choices, "METEOR",
                                               "Corpus METEOR by reference length (tokens)", "corpus METEOR"),
@@ -593,20 +614,24 @@ def exports_section(loaded: Loaded, a: str, b: str) -> None:
     The builders run when the browser asks for the file, outside this script run, where
     st.session_state and the caches of this session are out of reach: they only use the values
     this run hands them."""
-    st.subheader("Exports (every table carries the signatures)")
+    section = st.expander("Exports: the corpus table in LaTeX, every table in xlsx (with the signatures)",
+                          key="cmp_exports_open", on_change="rerun")
+    if not section.open:  # lazy: they need the significance tests and the buckets
+        return
     ss = st.session_state
     report = _report(loaded)
     buckets = _or_stopped(_buckets, loaded.comparison, loaded.key, int(ss.cmp_samples), int(ss.cmp_seed))
     if isinstance(report, Exception) or isinstance(buckets, Exception):
-        st.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
-                   "(see above).")
+        section.caption("The LaTeX and xlsx files need the significance tests and the buckets, which did not finish "
+                        "(see above).")
         return
     other = _other_metrics(loaded)
     corpus = research_views.with_metrics(compare_views.corpus_table(loaded.comparison), other.corpus, other.names)
     segments = research_views.with_segment_metrics(_segment_table(loaded, loaded.key, a, b), other.sentence,
                                                    other.names)
-    settings = {"test": ss.cmp_sig_test, "baseline": ss.cmp_baseline, "bootstrap samples": int(ss.cmp_samples),
-                "randomization trials": int(ss.cmp_trials), "seed": int(ss.cmp_seed)}
+    test, baseline, trials = _significance_choices(loaded)
+    settings = {"test": test, "baseline": baseline, "bootstrap samples": int(ss.cmp_samples),
+                "randomization trials": trials, "seed": int(ss.cmp_seed)}
     signatures, metric_names = dict(other.signatures), tuple(other.names)
 
     def workbook() -> bytes:
@@ -616,7 +641,7 @@ def exports_section(loaded: Loaded, a: str, b: str) -> None:
                   "segments": segments}
         return research_views.xlsx_tables(tables, signatures, settings)
 
-    downloads = st.container(horizontal=True)
+    downloads = section.container(horizontal=True)
     downloads.download_button("Corpus table (LaTeX)", lambda: research_views.latex_table(
         corpus, report, signatures, metric_names), "corpus.tex", "text/x-tex", key="dl_corpus_latex",
         on_click="ignore")

@@ -6,9 +6,19 @@ memos come with it: ~1 s against ~0.5 s later), so ``warm_in_background`` starts
 when the server's first session runs any page, for the configuration the compare page opens with.
 A visitor who then opens that page reads the result, or waits for the same computation (the
 cache computes an entry once; a second caller waits for it), never a second one.
+
+Its scores are also kept on disk, in meteor_core's cache folder, so that a fresh server reads them
+(~0.02 s) instead of scoring (~1 s with the first scoring's imports): one file per digest of all
+that makes them (the texts, the configuration and its signature, the package's version). A file
+that is unreadable, truncated, of another format, or names anything but the result classes listed
+below is ignored (and scored afresh): it is read by an unpickler that builds nothing else.
 """
 from __future__ import annotations
 
+import io
+import os
+import pickle
+import tempfile
 import threading
 from pathlib import Path
 
@@ -38,7 +48,77 @@ def comparison(config: dict, _progress=None):
     from meteor_core.analysis.compare import compare_systems
 
     systems, references = texts()
-    return compare_systems(systems, references, MeteorConfig.from_dict(config), progress=_progress, jobs=1)
+    meteor_config = MeteorConfig.from_dict(config)
+    path = _disk_path(systems, references, meteor_config)
+    kept = _read_kept(path)
+    if kept is not None:
+        return kept
+    result = compare_systems(systems, references, meteor_config, progress=_progress, jobs=1)
+    _keep(path, result)
+    return result
+
+
+# --- the scores on disk ---------------------------------------------------------------------------
+
+FORMAT = "meteor-explorer demo scores 1"  # the file's first field: another format is not read
+# What a kept comparison is made of; the unpickler builds these and nothing else.
+RESULT_CLASSES = {("meteor_core.analysis.compare", "SystemComparison"), ("meteor_core.config", "MeteorConfig"),
+                  ("meteor_core.scorer", "CorpusResult"), ("meteor_core.scorer", "SegmentResult"),
+                  ("meteor_core.scorer", "PairResult"), ("meteor_core.scorer", "_unpickled"),
+                  ("meteor_core.stats", "MeteorStats")}
+
+
+def scores_folder() -> Path:
+    from meteor_core.cache import cache_dir
+
+    return cache_dir() / "demo-scores"
+
+
+def _disk_path(systems, references, config: MeteorConfig) -> Path:
+    from components.cache_keys import digest
+    from meteor_core import __version__
+
+    key = digest(FORMAT, __version__, config.signature(), config.to_dict(), systems, references)
+    return scores_folder() / f"{key}.pickle"
+
+
+class _ResultUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if (module, name) not in RESULT_CLASSES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a kept comparison")
+        return super().find_class(module, name)
+
+
+def _read_kept(path: Path):
+    """The comparison kept in ``path``, or None when there is none or it cannot be trusted."""
+    from meteor_core.analysis.compare import SystemComparison
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        kept_format, kept_name, comparison = _ResultUnpickler(io.BytesIO(data)).load()
+    except Exception:  # corrupt, truncated, another format or foreign content: scored afresh
+        return None
+    if kept_format != FORMAT or kept_name != path.name or not isinstance(comparison, SystemComparison):
+        return None
+    return comparison
+
+
+def _keep(path: Path, comparison) -> None:
+    """Write the comparison next to its final name, then rename it: a reader never sees half a
+    file. A folder that cannot be written only means scoring again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as out:
+            pickle.dump((FORMAT, path.name, comparison), out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(out.name, path)
+    except OSError:
+        try:
+            os.unlink(out.name)
+        except (OSError, UnboundLocalError):
+            pass
 
 
 def default_config() -> MeteorConfig:

@@ -12,6 +12,13 @@ GOOD = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
 BAD = "cat the mat\ndog park\nraining it\n"
 
 
+@pytest.fixture(autouse=True)
+def no_kept_demo_scores(monkeypatch, tmp_path):
+    """The bundled set's scores kept on disk (components/demo_set.py) in a folder of this test's own:
+    the tests here see it scored in this process, whatever an earlier run left in the cache folder."""
+    monkeypatch.setattr("components.demo_set.scores_folder", lambda: tmp_path / "demo-scores")
+
+
 @pytest.fixture
 def page():
     st.cache_data.clear()
@@ -36,15 +43,51 @@ def test_demo_set_scores_and_compares(page):
     segments = at.dataframe[1].value
     assert len(segments) == 1200
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)",
-                      "Corpus table (LaTeX)", "Every table (xlsx)"]
-    # the open chart (lazy tabs: scatter first); one drawing per system; the significance heatmap and
-    # the open bucket chart
-    assert len(at.get("plotly_chart")) == 1 + 2 + 2
+    assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)"]
+    # the open chart (lazy tabs: scatter first); one drawing per system (significance, buckets and
+    # exports are closed expanders)
+    assert len(at.get("plotly_chart")) == 1 + 2
     for tab in ("Differences", "Score vs length"):
         at.session_state["cmp_chart_tab"] = tab
         at.run()
-        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2 + 2
+        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2
+
+
+def test_the_first_screen_leaves_significance_buckets_and_exports_for_later(page, monkeypatch):
+    """Issue 31, item 6: a fresh server's first visit to the compare page computed the significance
+    tests and the bucket intervals (about 1 s of its 3) for sections below the first screen. They
+    are expanders now, computed when opened; opening one draws its figures."""
+    at = page
+    computed = []
+
+    def counting(module, name):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            computed.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+
+    from meteor_core.analysis import buckets, significance
+    counting(significance, "significance_report")
+    counting(buckets, "length_buckets")
+    counting(buckets, "frequency_buckets")
+    st.cache_data.clear()
+    at.run()
+    assert not at.exception and computed == []
+    assert [e.label for e in at.expander][-3:-1] == ["Significance: every system against a baseline, and every pair",
+                                                      "By bucket (compare-mt style, 95% bootstrap intervals)"]
+    at.session_state["cmp_sig_open"] = True
+    at.run()
+    assert computed == ["significance_report"] and len(at.get("plotly_chart")) == 1 + 2 + 1  # the heatmap
+    at.session_state["cmp_buckets_open"] = True
+    at.run()
+    assert computed[1:] == ["length_buckets", "frequency_buckets"] and len(at.get("plotly_chart")) == 1 + 2 + 1 + 1
+    at.session_state["cmp_exports_open"] = True
+    at.run()
+    assert not at.exception and len(computed) == 3  # the exports reuse both
+    labels = [d.label for d in at.get("download_button")]
+    assert labels[-2:] == ["Corpus table (LaTeX)", "Every table (xlsx)"]
 
 
 def test_filters_and_opening_a_segment(page):
@@ -205,3 +248,44 @@ def test_the_server_s_first_session_warms_the_bundled_set_in_the_background(monk
     at = _compare_page()
     assert not at.exception and calls == [1200]
     assert list(at.dataframe[0].value.system) == ["sys1", "sys2"]
+
+
+def test_a_fresh_server_reads_the_bundled_set_s_scores_from_disk(monkeypatch, tmp_path):
+    """Issue 31, item 6: every fresh server scored the bundled set again (~1 s of a first visit
+    straight to the compare page). Its scores are kept on disk, keyed by everything that makes
+    them; a fresh server reads them, and a corrupt, truncated or foreign file is ignored."""
+    import pickle
+
+    from components import demo_set
+    config = demo_set.default_config().to_dict()
+    demo_set.comparison.clear()
+    calls = _count_scoring(monkeypatch)
+    scored = demo_set.comparison(config)
+    kept = list((tmp_path / "demo-scores").iterdir())
+    assert calls == [1200] and len(kept) == 1
+    demo_set.comparison.clear()  # a fresh server: its memory is empty, the disk is not
+    read = demo_set.comparison(config)
+    assert calls == [1200] and read is not scored
+    assert [r.score for r in read.results["sys2"].segments] == [r.score for r in scored.results["sys2"].segments]
+    assert read.corpus_rows() == scored.corpus_rows()
+    # another configuration is another file
+    demo_set.comparison.clear()
+    demo_set.comparison(dict(config, alpha=0.5))
+    assert len(calls) == 2 and len(list((tmp_path / "demo-scores").iterdir())) == 2
+    calls.pop()
+    good = kept[0].read_bytes()
+
+    class Foreign:  # anything but the result classes: never built
+        def __reduce__(self):
+            return (print, ("unpickled a foreign object",))
+
+    for bad in (good[: len(good) // 2], b"not a pickle", pickle.dumps(("meteor-explorer demo scores 1", kept[0].name,
+                                                                       Foreign())),
+                pickle.dumps(("another format", kept[0].name, scored)), pickle.dumps(("x", "y", "z"))):
+        kept[0].write_bytes(bad)
+        demo_set.comparison.clear()
+        again = demo_set.comparison(config)
+        assert again.corpus_rows() == scored.corpus_rows()
+        assert calls[-1] == 1200 and kept[0].read_bytes() != bad  # scored afresh and kept again
+        calls.clear()
+    demo_set.comparison.clear()

@@ -27,6 +27,13 @@ from meteor_core.jar_resources import paraphrase_available
 HOSTILE = "=cmd|' /C calc'!A0 **b** [x](http://127.0.0.1:9/x) ![i](http://127.0.0.1:9/i.png) $x^2$ :red[r] <b>h</b>"
 
 
+@pytest.fixture(autouse=True)
+def no_kept_demo_scores(monkeypatch, tmp_path):
+    """The bundled set's scores kept on disk (components/demo_set.py) in a folder of this test's own:
+    the tests here see it scored in this process, whatever an earlier run left in the cache folder."""
+    monkeypatch.setattr("components.demo_set.scores_folder", lambda: tmp_path / "demo-scores")
+
+
 def explorer(query: dict | None = None) -> AppTest:
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
@@ -268,9 +275,15 @@ def download(at, downloads, key: str) -> str:
     return data.decode() if isinstance(data, bytes) else data
 
 
+LAZY_SECTIONS = ("cmp_sig_open", "cmp_buckets_open", "cmp_exports_open")  # expanders computed when opened
+
+
 def compare_page(sources: int = 1) -> AppTest:
+    """The compare page with its lazy sections (significance, buckets, exports) open."""
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    for key in LAZY_SECTIONS:
+        at.session_state[key] = True
     at.switch_page("app_pages/compare.py").run()
     return at.radio(key="cmp_source").set_value(at.radio(key="cmp_source").options[sources]).run()
 
@@ -376,6 +389,8 @@ def test_one_budget_for_the_whole_request(monkeypatch):
     demo_not_scored_yet(monkeypatch)
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    for key in LAZY_SECTIONS:
+        at.session_state[key] = True
     start = time.monotonic()
     at.switch_page("app_pages/compare.py").run()
     seconds = time.monotonic() - start

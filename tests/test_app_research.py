@@ -17,6 +17,8 @@ BAD = ["cat the mat", "dog park", "raining it", "tea we"]
 def table_page():
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    for key in ("cmp_sig_open", "cmp_buckets_open", "cmp_exports_open"):  # the lazy sections, open
+        at.session_state[key] = True
     at = at.switch_page("app_pages/compare.py").run()
     at = at.radio(key="cmp_source").set_value(at.radio(key="cmp_source").options[2]).run()
     rows = "source\tref\tgood\tmid\t<b>bad</b>\n" + "".join(
