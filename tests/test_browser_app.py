@@ -224,8 +224,12 @@ def test_first_render_shows_each_input_s_value_once_and_fetches_nothing_from_the
             page.get_by_role("button", name="Score the bundled set").click()
             page.get_by_text("Highest on each figure").wait_for(timeout=180_000)
             wait_for_run(page, timeout=180_000)
+        # (the recorder runs on animation frames, which a throttled, loaded Chromium can hold back
+        # past the run's end: wait until it has recorded the inputs drawn)
+        page.wait_for_function("() => Object.keys(window.__seen).length > 0", timeout=60_000)
+        page.wait_for_timeout(500)
         shown = _shown_values(page.evaluate("window.__seen"))
-        assert shown and {k: v for k, v in shown.items() if len(v) > 1} == {}
+        assert shown and {k: v for k, v in shown.items() if len(v) > 1} == {}, shown
         assert outside == []
         page_probes = {f"{url}{path}/_stcore/health", f"{url}{path}/_stcore/host-config"} if path != "/" else set()
         assert set(failed) <= page_probes, failed
