@@ -97,11 +97,13 @@ SESSIONS = 8
 SOAK_SECONDS = 60
 SOAK_MAX_GROWTH_MIB = 250  # server memory at the end vs after every session's first upload
 LARGE_ROWS = 2_445  # the issue's soak: eight sessions of 2,445 rows each
-# What eight closed sessions may leave above a server that has served one visitor, the server
-# started as run.sh and `meteor app` start it (PYTHONMALLOC=malloc): measured 0 MiB with
-# bench/soak_census.py and 18 MiB here (the printout gives each run's figures); 158 MiB with
-# Python's own allocator, whose arenas the objects that outlive a visit keep. Issue 30: 100.
-LEFT_BEHIND_MAX_MIB = 75
+# What eight closed sessions may leave above a server that has served one visitor (who opened the
+# compare page on the bundled set), the server started as run.sh and `meteor app` start it
+# (PYTHONMALLOC=malloc): measured 0 MiB with bench/soak_census.py, 18-77 MiB here (the printout
+# gives each run's figures; the soak's sessions also upload and filter, code paths the one visitor
+# does not load); 158 MiB with Python's own allocator, whose arenas the objects that outlive a visit
+# keep. Issue 30's bound: 100.
+LEFT_BEHIND_MAX_MIB = 100
 
 
 @pytest.mark.timeout(900)  # a minute of soak, plus eight sessions' uploads on a shared machine
