@@ -275,7 +275,7 @@ def _ask(proc, out_dir: Path, label: str, labels: list) -> dict:
 def drive(args) -> None:
     from playwright.sync_api import sync_playwright
 
-    from browser import CHROMIUM, CHROMIUM_ARGS, wait_for_run
+    from browser import CHROMIUM, CHROMIUM_ARGS, stop_server, wait_for_run
     from test_browser_hardening import _large_tables, upload_and_filter
 
     out_dir = Path(args.out)
@@ -331,11 +331,7 @@ def drive(args) -> None:
             time.sleep(10)
         _ask(proc, out_dir, f"{args.ttl + 40} s after the browsers closed", labels)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
     report(out_dir, labels, peak)
 
 

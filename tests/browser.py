@@ -64,11 +64,16 @@ def streamlit_server(script: str = "app.py", launch: list[str] | None = None, cw
             time.sleep(0.3)
         yield url, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Ask a server to end; kill it if it has not within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 @contextmanager
