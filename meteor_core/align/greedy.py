@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from itertools import compress
 
-from .. import resources
+from .. import _accel, resources
 from ..config import MeteorConfig
 from .types import Alignment
+
+# align_greedy with NLTK's synonym lookup on C data (align/_greedy_passes.pyx), when built.
+_C_TWIN = _accel.twin("meteor_core.align._greedy_passes")
 
 
 def _positions_of(words) -> dict[str, list[int]]:
@@ -108,6 +111,9 @@ def _paper_synonyms_among(ref_words, source):
 
 
 def align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
+    if _C_TWIN is not None and (config.synonym_lookup == "stems" or set(config.stages) <= {"exact", "stem"}):
+        stem = resources.stemmer(config.stemmer, config.language) if "stem" in config.stages else None
+        return Alignment(_C_TWIN.align_greedy(hyp, ref, config.stages, stem), False)
     hyp_pos, hyp_words = list(range(len(hyp))), list(hyp)
     ref_pos, ref_words = list(range(len(ref))), list(ref)
     matches = []

@@ -1,0 +1,351 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""NLTK's greedy aligner on C data: the compiled twin of align/greedy.py's align_greedy with NLTK's
+synonym lookup (config.synonym_lookup "stems"); greedy.py stays the reference, and tests hold every
+result of both identical.
+
+The same passes, read from greedy.py; only the data differ:
+* every word is an integer id, given once per word in a vocabulary that also keeps, per word, what
+  the passes ask of it: its stem's id, its synsets (resources.synsets_of) and the synsets that list
+  it (resources.lemma_synsets), each a sorted C array, fetched when a pass first needs them;
+* a side's left-over words are C arrays of ids beside their positions and a "taken" flag;
+* a same-word pass finds the right-most free reference word equal to a hypothesis word in a small
+  hash table of the reference ids, each entry a chain of positions, right-most first;
+* the synonym pass tests, right to left, the free reference words of the hypothesis words that can
+  match at all (the same word is on the reference side, or one of their synsets lists a reference
+  word): a reference word r matches h when one of h's synsets lists r, which only the synsets both
+  in h's synsets and in r's lemma synsets can, and is read from WordNet once per pair of words.
+
+The vocabulary is shared by the calls of a process and only grows: ids stay valid while a call
+runs, whatever other threads do, and a full vocabulary is replaced by a new one between calls.
+"""
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
+from libc.stdlib cimport calloc, free, malloc, qsort
+
+from .. import resources
+
+cdef enum:
+    CHUNK_BITS = 12
+    CHUNK = 4096  # words per block of the vocabulary's table
+    MAX_CHUNKS = 256  # blocks: 1,048,576 words; the table of blocks never moves
+
+
+cdef struct Word:
+    int stem  # the id of its stem, -1 until asked
+    int n_synsets  # -1 until asked
+    int n_lemma_synsets  # -1 until asked
+    long long* synsets  # sorted, each once
+    long long* lemma_synsets
+
+
+cdef int _by_key(const void* a, const void* b) noexcept nogil:
+    cdef long long x = (<const long long*> a)[0]
+    cdef long long y = (<const long long*> b)[0]
+    return -1 if x < y else (1 if x > y else 0)
+
+
+cdef long long* _sorted_keys(list keys, int* count) except? NULL:
+    """``keys`` (synset keys, Python ints) as a sorted C array, each once; its length in ``count``."""
+    cdef Py_ssize_t n = len(keys), k
+    cdef int unique = 0
+    count[0] = 0
+    if n == 0:
+        return NULL
+    cdef long long* out = <long long*> malloc(n * sizeof(long long))
+    if out == NULL:
+        raise MemoryError()
+    for k in range(n):
+        out[k] = keys[k]
+    qsort(out, n, sizeof(long long), _by_key)
+    for k in range(n):
+        if unique == 0 or out[k] != out[unique - 1]:
+            out[unique] = out[k]
+            unique += 1
+    count[0] = unique
+    return out
+
+
+cdef bint _meet(const long long* a, int na, const long long* b, int nb) noexcept nogil:
+    """Whether two sorted arrays share an element."""
+    cdef int i = 0, j = 0
+    while i < na and j < nb:
+        if a[i] == b[j]:
+            return True
+        if a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return False
+
+
+cdef class _Vocabulary:
+    """Word ids and each word's stem, synsets and lemma synsets (for one stem function)."""
+    cdef dict ids  # word -> id
+    cdef list words  # id -> word
+    cdef dict listed  # (hyp id << 32 | ref id) -> whether a synset of the first lists the second
+    cdef Word* chunks[MAX_CHUNKS]
+    cdef int size
+    cdef object stem_function
+
+    def __cinit__(self, stem_function):
+        self.ids, self.words, self.listed = {}, [], {}
+        self.size = 0
+        self.stem_function = stem_function
+
+    def __dealloc__(self):
+        cdef int c, k
+        for c in range(MAX_CHUNKS):
+            if self.chunks[c] != NULL:
+                for k in range(CHUNK):
+                    free(self.chunks[c][k].synsets)
+                    free(self.chunks[c][k].lemma_synsets)
+                free(self.chunks[c])
+
+    cdef inline Word* word(self, int id) noexcept:
+        return &self.chunks[id >> CHUNK_BITS][id & (CHUNK - 1)]
+
+    cdef int id_of(self, object text) except -1:
+        cdef PyObject* found = PyDict_GetItem(self.ids, text)
+        if found != NULL:
+            return <int> <object> found
+        cdef int id = self.size, c = id >> CHUNK_BITS, k
+        if self.chunks[c] == NULL:
+            self.chunks[c] = <Word*> calloc(CHUNK, sizeof(Word))
+            if self.chunks[c] == NULL:
+                raise MemoryError()
+            for k in range(CHUNK):
+                self.chunks[c][k].stem = self.chunks[c][k].n_synsets = self.chunks[c][k].n_lemma_synsets = -1
+        self.ids[text] = id
+        self.words.append(text)
+        self.size += 1
+        return id
+
+    cdef int stem_of(self, int id) except -1:
+        cdef int stem = self.word(id).stem
+        if stem < 0:
+            stem = self.id_of(self.stem_function(self.words[id]))
+            self.word(id).stem = stem
+        return stem
+
+    cdef int synsets_of(self, int id, object reader) except -1:
+        """Looks the word's synsets up the first time; their number."""
+        cdef int count
+        cdef long long* keys
+        if self.word(id).n_synsets < 0:
+            keys = _sorted_keys(reader.synset_keys(self.words[id]), &count)
+            if self.word(id).n_synsets < 0:  # (another thread may have looked it up meanwhile)
+                self.word(id).synsets = keys
+                self.word(id).n_synsets = count
+            else:
+                free(keys)
+        return self.word(id).n_synsets
+
+    cdef int lemma_synsets_of(self, int id, object reader) except -1:
+        cdef int count
+        cdef long long* keys
+        if self.word(id).n_lemma_synsets < 0:
+            keys = _sorted_keys(reader.lemma_keys(self.words[id]), &count)
+            if self.word(id).n_lemma_synsets < 0:
+                self.word(id).lemma_synsets = keys
+                self.word(id).n_lemma_synsets = count
+            else:
+                free(keys)
+        return self.word(id).n_lemma_synsets
+
+    cdef bint lists(self, int h, int r, object reader) except -1:
+        """Whether a synset of word h lists word r among its one-word lemma names (NLTK's
+        synonym relation, h != r); both words' synsets looked up already."""
+        cdef Word* hw = self.word(h)
+        cdef Word* rw = self.word(r)
+        if not _meet(hw.synsets, hw.n_synsets, rw.lemma_synsets, rw.n_lemma_synsets):
+            return False
+        key = (<long long> h << 32) | r
+        found = self.listed.get(key)
+        if found is None:
+            name = self.words[r]
+            found = False
+            if "_" not in name:  # (NLTK leaves the lemma names of several words out)
+                shared = set(reader.synset_keys(self.words[h])).intersection(reader.lemma_keys(name))
+                found = any(name in reader.lemma_names(k) for k in shared)
+            self.listed[key] = found
+        return found
+
+
+cdef dict _vocabularies = {}  # stem function -> its vocabulary
+
+
+cdef _Vocabulary _vocabulary(object stem_function, Py_ssize_t new_words):
+    """The vocabulary for ``stem_function``, a new one when this call's words might not fit (or
+    it reached resources.MEMO_LIMIT, the bound of every per-word memo)."""
+    cdef _Vocabulary vocabulary = _vocabularies.get(stem_function)
+    if vocabulary is None or vocabulary.size + new_words > min(resources.MEMO_LIMIT, MAX_CHUNKS * CHUNK):
+        if new_words > MAX_CHUNKS * CHUNK:
+            raise MemoryError("too many words for the greedy aligner's vocabulary")
+        vocabulary = _vocabularies[stem_function] = _Vocabulary(stem_function)
+    return vocabulary
+
+
+def _forget() -> None:
+    """Empties the vocabularies (a fresh process's caches, for benchmarks and tests)."""
+    _vocabularies.clear()
+
+
+cdef struct Side:
+    int n  # words in the sentence
+    int left  # words not matched yet
+    int* position  # each left-over word's position, in order
+    int* form  # its current form's id (the word, or its stem after a stem stage)
+
+
+cdef struct Table:
+    # ref ids -> a chain of their free positions (indices into the reference Side), right-most first
+    int size  # a power of two
+    int* key  # -1 for an empty slot
+    int* head
+    int* next  # per reference index: the next one to the left with the same form, or -1
+
+
+cdef int _slot(Table* t, int key) noexcept nogil:
+    cdef unsigned int k = (<unsigned int> key * 2654435761u) & (t.size - 1)
+    while t.key[k] != -1 and t.key[k] != key:
+        k = (k + 1) & (t.size - 1)
+    return k
+
+
+cdef void _fill(Table* t, Side* ref) noexcept nogil:
+    """Chains the reference's left-over forms (t's arrays sized for ref.n words)."""
+    cdef int k, j
+    for k in range(t.size):
+        t.key[k] = -1
+    for j in range(ref.left):
+        k = _slot(t, ref.form[j])
+        if t.key[k] == -1:
+            t.key[k] = ref.form[j]
+            t.next[j] = -1
+        else:
+            t.next[j] = t.head[k]
+        t.head[k] = j
+
+
+cdef void _compact(Side* side, const char* taken) noexcept nogil:
+    """Drops the words matched (greedy.py's compress)."""
+    cdef int k, kept = 0
+    for k in range(side.left):
+        if not taken[k]:
+            side.position[kept] = side.position[k]
+            side.form[kept] = side.form[k]
+            kept += 1
+    side.left = kept
+
+
+cdef int _same_form_pass(Side* hyp, Side* ref, Table* t, char* taken_h, char* taken_r, object stage,
+                         list words, list slots) except -1:
+    """greedy._same_word_pass: hypothesis right to left, each word taking the right-most free
+    reference word of the same form."""
+    cdef int i, j, k, found = 0
+    _fill(t, ref)
+    for i in range(hyp.left):
+        taken_h[i] = 0
+    for j in range(ref.left):
+        taken_r[j] = 0
+    for i in range(hyp.left - 1, -1, -1):
+        k = _slot(t, hyp.form[i])
+        if t.key[k] == -1 or t.head[k] == -1:
+            continue
+        j = t.head[k]
+        t.head[k] = t.next[j]
+        taken_h[i] = taken_r[j] = 1
+        found += 1
+        slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage, words[hyp.form[i]], 1, 1)
+    if found:
+        _compact(hyp, taken_h)
+        _compact(ref, taken_r)
+    return found
+
+
+cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, char* taken_h, char* taken_r,
+                       object stage, list slots) except -1:
+    """greedy._related_pass with NLTK's synonyms (greedy._nltk_synonyms_among): hypothesis right to
+    left, each word taking the right-most free reference word that is the same form or a one-word
+    lemma name of one of its synsets."""
+    cdef int i, j, h, r, k, n_listing = 0, found = 0
+    cdef bint can_match
+    reader = resources.wordnet()
+    for j in range(ref.left):
+        taken_r[j] = 0
+        n_listing += vocabulary.lemma_synsets_of(ref.form[j], reader)
+    _fill(t, ref)
+    for i in range(hyp.left - 1, -1, -1):
+        taken_h[i] = 0
+        h = hyp.form[i]
+        k = _slot(t, h)
+        can_match = t.key[k] != -1  # the same form is among the reference's (free or not)
+        if n_listing and vocabulary.synsets_of(h, reader):
+            can_match = True  # (a cheap upper bound: the pair test below decides)
+        if not can_match:
+            continue
+        for j in range(ref.left - 1, -1, -1):
+            if taken_r[j]:
+                continue
+            r = ref.form[j]
+            if r == h or (n_listing and vocabulary.lists(h, r, reader)):
+                taken_h[i] = taken_r[j] = 1
+                found += 1
+                words = vocabulary.words
+                hyp_form, ref_form = words[h], words[r]
+                slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage,
+                                          resources.synset_with_lemma(hyp_form, ref_form) or hyp_form, 1, 1)
+                break
+    if found:
+        _compact(hyp, taken_h)
+        _compact(ref, taken_r)
+    return found
+
+
+def align_greedy(list hyp, list ref, object stages, object stem_function):
+    """greedy.align_greedy's matches (NLTK's synonym lookup): a tuple of Match's six fields per
+    match, by hypothesis position. ``stem_function``: the stem stage's (None without one)."""
+    cdef Py_ssize_t n = len(hyp), m = len(ref)
+    cdef _Vocabulary vocabulary = _vocabulary(stem_function, 2 * (n + m))
+    cdef Side h, r
+    cdef Table t
+    cdef int k
+    cdef int size = 4
+    while size < 2 * m:
+        size *= 2
+    cdef int* ints = <int*> malloc((2 * n + 2 * m + 3 * size) * sizeof(int))
+    cdef char* taken = <char*> malloc(n + m + 1)
+    if ints == NULL or taken == NULL:
+        free(ints)
+        free(taken)
+        raise MemoryError()
+    h.n, h.left, h.position, h.form = n, n, ints, ints + n
+    r.n, r.left, r.position, r.form = m, m, ints + 2 * n, ints + 2 * n + m
+    t.size, t.key, t.head = size, ints + 2 * n + 2 * m, ints + 2 * n + 2 * m + size
+    t.next = ints + 2 * n + 2 * m + 2 * size
+    slots = [None] * n
+    try:
+        for k in range(n):
+            h.position[k] = k
+            h.form[k] = vocabulary.id_of(hyp[k])
+        for k in range(m):
+            r.position[k] = k
+            r.form[k] = vocabulary.id_of(ref[k])
+        for stage in stages:
+            if h.left == 0 or r.left == 0:
+                break
+            if stage == "exact":
+                _same_form_pass(&h, &r, &t, taken, taken + n, stage, vocabulary.words, slots)
+            elif stage == "stem":
+                # NLTK's quirk: the left-over words are *replaced* by their stems from here on.
+                for k in range(h.left):
+                    h.form[k] = vocabulary.stem_of(h.form[k])
+                for k in range(r.left):
+                    r.form[k] = vocabulary.stem_of(r.form[k])
+                _same_form_pass(&h, &r, &t, taken, taken + n, stage, vocabulary.words, slots)
+            else:
+                _synonym_pass(vocabulary, &h, &r, &t, taken, taken + n, stage, slots)
+    finally:
+        free(ints)
+        free(taken)
+    return tuple([match for match in slots if match is not None])
