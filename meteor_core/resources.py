@@ -81,9 +81,16 @@ def stemmer(name: str, language: str = "en") -> Callable[[str], str]:
     """A memoised stem function for the named stemmer in ``language`` (a code of
     meteor_core.languages). LanguageError where the pair does not exist (Porter is English; the
     jar has no stemmer for Czech or 'other')."""
+    return WordMemo(unmemoised_stemmer(name, language)).__getitem__
+
+
+@lru_cache(maxsize=None)
+def unmemoised_stemmer(name: str, language: str = "en") -> Callable[[str], str]:
+    """stemmer(name, language) without its memo, for a caller that keeps each word's stem itself
+    (the greedy aligner's C twin)."""
     if name not in STEMMERS:
         raise ValueError(f"unknown stemmer {name!r}")
-    return WordMemo(_make_stemmer(name, languages.language(language).code)).__getitem__
+    return _make_stemmer(name, languages.language(language).code)
 
 
 @lru_cache(maxsize=1)

@@ -33,9 +33,11 @@ cdef enum:
 cdef struct Word:
     int stem  # the id of its stem, -1 until asked
     int n_synsets  # -1 until asked
+    int n_synsets_in_order
     int n_lemma_synsets  # -1 until asked
     long long* synsets  # sorted, each once
-    long long* lemma_synsets
+    long long* synsets_in_order  # as WordNet gives them (NLTK's order)
+    long long* lemma_synsets  # sorted, each once
 
 
 cdef int _by_key(const void* a, const void* b) noexcept nogil:
@@ -44,11 +46,9 @@ cdef int _by_key(const void* a, const void* b) noexcept nogil:
     return -1 if x < y else (1 if x > y else 0)
 
 
-cdef long long* _sorted_keys(list keys, int* count) except? NULL:
-    """``keys`` (synset keys, Python ints) as a sorted C array, each once; its length in ``count``."""
+cdef long long* _keys(list keys) except? NULL:
+    """``keys`` (synset keys, Python ints) as a C array (NULL when there are none)."""
     cdef Py_ssize_t n = len(keys), k
-    cdef int unique = 0
-    count[0] = 0
     if n == 0:
         return NULL
     cdef long long* out = <long long*> malloc(n * sizeof(long long))
@@ -56,6 +56,17 @@ cdef long long* _sorted_keys(list keys, int* count) except? NULL:
         raise MemoryError()
     for k in range(n):
         out[k] = keys[k]
+    return out
+
+
+cdef long long* _sorted_keys(list keys, int* count) except? NULL:
+    """``keys`` (synset keys, Python ints) as a sorted C array, each once; its length in ``count``."""
+    cdef Py_ssize_t n = len(keys), k
+    cdef int unique = 0
+    count[0] = 0
+    cdef long long* out = _keys(keys)
+    if out == NULL:
+        return NULL
     qsort(out, n, sizeof(long long), _by_key)
     for k in range(n):
         if unique == 0 or out[k] != out[unique - 1]:
@@ -78,17 +89,31 @@ cdef bint _meet(const long long* a, int na, const long long* b, int nb) noexcept
     return False
 
 
+cdef bint _has(const long long* keys, int n, long long key) noexcept nogil:
+    """Whether the sorted array ``keys`` holds ``key``."""
+    cdef int low = 0, high = n - 1, middle
+    while low <= high:
+        middle = (low + high) >> 1
+        if keys[middle] == key:
+            return True
+        if keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle - 1
+    return False
+
+
 cdef class _Vocabulary:
     """Word ids and each word's stem, synsets and lemma synsets (for one stem function)."""
     cdef dict ids  # word -> id
     cdef list words  # id -> word
-    cdef dict listed  # (hyp id << 32 | ref id) -> whether a synset of the first lists the second
+    cdef dict listing  # (hyp id << 32 | ref id) -> the name of the first synset of the first that lists the second
     cdef Word* chunks[MAX_CHUNKS]
     cdef int size
     cdef object stem_function
 
     def __cinit__(self, stem_function):
-        self.ids, self.words, self.listed = {}, [], {}
+        self.ids, self.words, self.listing = {}, [], {}
         self.size = 0
         self.stem_function = stem_function
 
@@ -98,6 +123,7 @@ cdef class _Vocabulary:
             if self.chunks[c] != NULL:
                 for k in range(CHUNK):
                     free(self.chunks[c][k].synsets)
+                    free(self.chunks[c][k].synsets_in_order)
                     free(self.chunks[c][k].lemma_synsets)
                 free(self.chunks[c])
 
@@ -131,13 +157,18 @@ cdef class _Vocabulary:
         """Looks the word's synsets up the first time; their number."""
         cdef int count
         cdef long long* keys
+        cdef long long* in_order
         if self.word(id).n_synsets < 0:
-            keys = _sorted_keys(reader.synset_keys(self.words[id]), &count)
+            found = reader.synset_keys(self.words[id])
+            in_order = _keys(found)
+            keys = _sorted_keys(found, &count)
             if self.word(id).n_synsets < 0:  # (another thread may have looked it up meanwhile)
-                self.word(id).synsets = keys
+                self.word(id).synsets, self.word(id).synsets_in_order = keys, in_order
+                self.word(id).n_synsets_in_order = len(found)
                 self.word(id).n_synsets = count
             else:
                 free(keys)
+                free(in_order)
         return self.word(id).n_synsets
 
     cdef int lemma_synsets_of(self, int id, object reader) except -1:
@@ -152,22 +183,24 @@ cdef class _Vocabulary:
                 free(keys)
         return self.word(id).n_lemma_synsets
 
-    cdef bint lists(self, int h, int r, object reader) except -1:
-        """Whether a synset of word h lists word r among its one-word lemma names (NLTK's
-        synonym relation, h != r); both words' synsets looked up already."""
+    cdef object synset_listing(self, int h, int r, object reader):
+        """The name of word h's first synset (in NLTK's order) whose lemma names include word r,
+        or None: resources.synset_with_lemma, on the words' synsets looked up already."""
         cdef Word* hw = self.word(h)
         cdef Word* rw = self.word(r)
+        cdef int k
         if not _meet(hw.synsets, hw.n_synsets, rw.lemma_synsets, rw.n_lemma_synsets):
-            return False
-        key = (<long long> h << 32) | r
-        found = self.listed.get(key)
-        if found is None:
-            name = self.words[r]
-            found = False
-            if "_" not in name:  # (NLTK leaves the lemma names of several words out)
-                shared = set(reader.synset_keys(self.words[h])).intersection(reader.lemma_keys(name))
-                found = any(name in reader.lemma_names(k) for k in shared)
-            self.listed[key] = found
+            return None  # (no synset of h is among those that can list r)
+        pair = (<long long> h << 32) | r
+        found = self.listing.get(pair, self)
+        if found is self:
+            found, name = None, self.words[r]
+            for k in range(hw.n_synsets_in_order):
+                key = hw.synsets_in_order[k]
+                if _has(rw.lemma_synsets, rw.n_lemma_synsets, key) and name in reader.lemma_names(key):
+                    found = resources.synset_name(key)
+                    break
+            self.listing[pair] = found
         return found
 
 
@@ -288,13 +321,13 @@ cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, c
             if taken_r[j]:
                 continue
             r = ref.form[j]
-            if r == h or (n_listing and vocabulary.lists(h, r, reader)):
+            via = vocabulary.synset_listing(h, r, reader) if n_listing else None
+            if r == h or (via is not None and "_" not in vocabulary.words[r]):
+                # (NLTK leaves lemma names of several words out)
                 taken_h[i] = taken_r[j] = 1
                 found += 1
-                words = vocabulary.words
-                hyp_form, ref_form = words[h], words[r]
                 slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage,
-                                          resources.synset_with_lemma(hyp_form, ref_form) or hyp_form, 1, 1)
+                                          via or vocabulary.words[h], 1, 1)
                 break
     if found:
         _compact(hyp, taken_h)
