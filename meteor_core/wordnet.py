@@ -11,7 +11,8 @@ METEOR needs four things, which this reader gives exactly as NLTK would:
 * ``lemma_keys(name)``: the synsets whose lemma names include ``name`` (in any case), from the index;
 * ``synset_name(key)``: ``synset.name()``, e.g. "large.a.01" or, for adjective satellites, "big.s.02".
 
-The index (four files, ~155,000 lemmas) is parsed once; a synset's line is read from the
+The index (four files, ~155,000 lemmas) is parsed once into one table, lemma -> the keys of its
+synsets in every part of speech (one lookup finds a word wherever it is); a synset's line is read from the
 memory-mapped data file when first asked for and remembered. Reads use no shared file position,
 so threads (Streamlit's sessions) can share the reader. The files are found where NLTK looks
 (``NLTK_DATA``, ``~/nltk_data``, ``sys.prefix``'s and the system's nltk_data folders), as a
@@ -25,6 +26,7 @@ import re
 import sys
 import threading
 import zipfile
+from functools import cached_property
 from pathlib import Path
 
 POS_LIST = ("n", "v", "a", "r")  # the order wordnet.synsets() tries (NLTK's POS_LIST)
@@ -75,10 +77,10 @@ class WordNet:
     def __init__(self, location: Path):
         self.location = location
         self._zip = zipfile.ZipFile(location) if location.suffix == ".zip" else None
-        self.index: dict[str, dict[str, tuple[int, ...]]] = {p: self._read_index(p) for p in POS_LIST}
+        self._keys_of: dict[str, tuple[int, ...]] = self._read_index()
         self.exceptions: dict[str, dict[str, list[str]]] = {p: self._read_exceptions(p) for p in POS_LIST}
         # Per part of speech, in POS_LIST order, what synset_keys needs (no lookups by name).
-        self._by_pos = [(p, self.index[pos], self.exceptions[pos], _RULES_BY_LAST[pos]) for p, pos in enumerate(POS_LIST)]
+        self._by_pos = [(p, self.exceptions[pos], _RULES_BY_LAST[pos]) for p, pos in enumerate(POS_LIST)]
         self._irregular = frozenset().union(*self.exceptions.values())  # forms with an exception entry
         self._data: dict[str, bytes | mmap.mmap] = {}
         self._lines: dict[int, tuple[str, list[str]]] = {}  # key -> (synset type, lemma names)
@@ -91,16 +93,31 @@ class WordNet:
             return self._zip.read(f"wordnet/{name}")
         return (self.location / name).read_bytes()
 
-    def _read_index(self, pos: str) -> dict[str, tuple[int, ...]]:
-        """lemma -> synset offsets, from index.<pos>: "lemma pos n_synsets n_pointers [pointers]
-        n_senses n_tagged offset...", the offsets being the last n_synsets fields."""
-        index = {}
-        for line in self._read(f"index.{_FILES[pos]}").decode("utf-8").splitlines():
-            if not line or line[0] == " ":  # the licence header
-                continue
-            fields = line.split()
-            n = int(fields[2])
-            index[fields[0]] = tuple(map(int, fields[-n:]))
+    def _read_index(self) -> dict[str, tuple[int, ...]]:
+        """lemma -> the keys of its synsets, part of speech after part of speech in POS_LIST order,
+        from the files index.<pos>: "lemma pos n_synsets n_pointers [pointers] n_senses n_tagged
+        offset...", the offsets being the last n_synsets fields."""
+        keys_of: dict[str, tuple[int, ...]] = {}
+        for p, pos in enumerate(POS_LIST):
+            for line in self._read(f"index.{_FILES[pos]}").decode("utf-8").splitlines():
+                if not line or line[0] == " ":  # the licence header
+                    continue
+                fields = line.split()
+                keys = tuple([int(offset) * 4 + p for offset in fields[-int(fields[2]):]])
+                before = keys_of.get(fields[0])
+                keys_of[fields[0]] = keys if before is None else before + keys
+        return keys_of
+
+    @cached_property
+    def index(self) -> dict[str, dict[str, tuple[int, ...]]]:
+        """Part of speech -> lemma -> its synsets' offsets (as in the index files), made when
+        first asked for."""
+        index: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos in POS_LIST}
+        for lemma, keys in self._keys_of.items():
+            for p, pos in enumerate(POS_LIST):
+                offsets = tuple(key >> 2 for key in keys if key & 3 == p)
+                if offsets:
+                    index[pos][lemma] = offsets
         return index
 
     def _read_exceptions(self, pos: str) -> dict[str, list[str]]:
@@ -165,21 +182,18 @@ class WordNet:
         once). Called once per word (resources memoises it), on the words of a corpus's first
         segments: the common cases are spelled out."""
         word = word.lower()
-        keys: list[int] = []
+        keys_of = self._keys_of
         if word not in self._irregular and not word.endswith(_ANY_SUFFIX):
             # No exception and no rule for any part of speech (most words): the word is its only base form.
-            for p, index, _, _ in self._by_pos:
-                offsets = index.get(word)
-                if offsets is not None:
-                    keys += [offset * 4 + p for offset in offsets]
-            return keys
+            return list(keys_of.get(word, ()))
+        keys: list[int] = []
+        own = keys_of.get(word, ())
+        found = {}  # form -> its keys: the parts of speech's rules often make the same form
         last = word[-1:]
-        for p, index, exceptions, rules_by_last in self._by_pos:
+        for p, exceptions, rules_by_last in self._by_pos:
             forms = exceptions.get(word)
             if forms is None:
-                offsets = index.get(word)
-                if offsets is not None:
-                    keys += [offset * 4 + p for offset in offsets]
+                keys += [key for key in own if key & 3 == p]
                 rules = rules_by_last.get(last)
                 if rules is None:
                     continue
@@ -190,17 +204,19 @@ class WordNet:
                 forms = [word, *forms]
             for form in forms:
                 if form not in seen:
-                    offsets = index.get(form)
-                    if offsets is not None:
+                    form_keys = found.get(form)
+                    if form_keys is None:
+                        form_keys = found[form] = keys_of.get(form, ())
+                    form_keys = [key for key in form_keys if key & 3 == p]
+                    if form_keys:  # (the index lists the form in this part of speech)
                         seen.add(form)
-                        keys += [offset * 4 + p for offset in offsets]
+                        keys += form_keys
         return keys
 
     def lemma_keys(self, name: str) -> list[int]:
         """The synsets that list ``name`` among their lemma names, in any case: its own index
         entries (no morphy). Every lemma name of every synset is indexed under its lower case."""
-        name = name.lower()
-        return [offset * 4 + p for p, pos in enumerate(POS_LIST) for offset in self.index[pos].get(name, ())]
+        return list(self._keys_of.get(name.lower(), ()))
 
     def lemma_names(self, key: int) -> list[str]:
         return self._entry(key)[1]
@@ -211,7 +227,7 @@ class WordNet:
         offset, p = divmod(key, 4)
         kind, names = self._entry(key)
         first = names[0].lower()
-        offsets = self.index[POS_LIST[p]][first]
+        offsets = [k >> 2 for k in self._keys_of[first] if k & 3 == p]
         if kind == "s":
             offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
         return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"
