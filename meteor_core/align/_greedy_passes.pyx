@@ -296,39 +296,70 @@ cdef int _same_form_pass(Side* hyp, Side* ref, Table* t, char* taken_h, char* ta
     return found
 
 
+cdef int _next_free(Table* t, int form, const char* taken) noexcept nogil:
+    """The right-most free reference index of the form ``form``, or -1 (matched ones leave the chain)."""
+    cdef int k = _slot(t, form), j
+    if t.key[k] == -1:
+        return -1
+    j = t.head[k]
+    while j != -1 and taken[j]:
+        j = t.next[j]
+    t.head[k] = j
+    return j
+
+
 cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, char* taken_h, char* taken_r,
                        object stage, list slots) except -1:
     """greedy._related_pass with NLTK's synonyms (greedy._nltk_synonyms_among): hypothesis right to
     left, each word taking the right-most free reference word that is the same form or a one-word
-    lemma name of one of its synsets."""
+    lemma name of one of its synsets. A hypothesis word none of whose synsets lists a reference word
+    (most) can only take the same form."""
     cdef int i, j, h, r, k, n_listing = 0, found = 0
-    cdef bint can_match
+    cdef long long* listing = NULL  # the synsets that list a reference word (sorted, with repeats)
+    cdef Word* w
     reader = resources.wordnet()
     for j in range(ref.left):
         taken_r[j] = 0
         n_listing += vocabulary.lemma_synsets_of(ref.form[j], reader)
-    _fill(t, ref)
-    for i in range(hyp.left - 1, -1, -1):
-        taken_h[i] = 0
-        h = hyp.form[i]
-        k = _slot(t, h)
-        can_match = t.key[k] != -1  # the same form is among the reference's (free or not)
-        if n_listing and vocabulary.synsets_of(h, reader):
-            can_match = True  # (a cheap upper bound: the pair test below decides)
-        if not can_match:
-            continue
-        for j in range(ref.left - 1, -1, -1):
-            if taken_r[j]:
-                continue
-            r = ref.form[j]
-            via = vocabulary.synset_listing(h, r, reader) if n_listing else None
-            if r == h or (via is not None and "_" not in vocabulary.words[r]):
-                # (NLTK leaves lemma names of several words out)
-                taken_h[i] = taken_r[j] = 1
-                found += 1
-                slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage,
-                                          via or vocabulary.words[h], 1, 1)
-                break
+    try:
+        if n_listing:
+            listing = <long long*> malloc(n_listing * sizeof(long long))
+            if listing == NULL:
+                raise MemoryError()
+            n_listing = 0
+            for j in range(ref.left):
+                w = vocabulary.word(ref.form[j])
+                for k in range(w.n_lemma_synsets):
+                    listing[n_listing] = w.lemma_synsets[k]
+                    n_listing += 1
+            qsort(listing, n_listing, sizeof(long long), _by_key)
+        _fill(t, ref)
+        for i in range(hyp.left - 1, -1, -1):
+            taken_h[i] = 0
+            h = hyp.form[i]
+            if n_listing and vocabulary.synsets_of(h, reader) and _meet(
+                    vocabulary.word(h).synsets, vocabulary.word(h).n_synsets, listing, n_listing):
+                for j in range(ref.left - 1, -1, -1):
+                    if taken_r[j]:
+                        continue
+                    r = ref.form[j]
+                    via = vocabulary.synset_listing(h, r, reader)
+                    if r == h or (via is not None and "_" not in vocabulary.words[r]):
+                        # (NLTK leaves lemma names of several words out)
+                        break
+                else:
+                    continue
+            else:
+                # (no synset of h lists a reference word, h itself included: its via is the word)
+                j = _next_free(t, h, taken_r)
+                if j < 0:
+                    continue
+                via = None
+            taken_h[i] = taken_r[j] = 1
+            found += 1
+            slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage, via or vocabulary.words[h], 1, 1)
+    finally:
+        free(listing)
     if found:
         _compact(hyp, taken_h)
         _compact(ref, taken_r)
