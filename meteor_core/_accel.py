@@ -49,6 +49,7 @@ TWINS = {
     "meteor_core.align._small_search": "meteor_core.align.search",  # search._SmallSearch on C arrays
     "meteor_core.align._pairwise_tables": "meteor_core.align.pairwise",  # pairwise's joint tables in C loops
     "meteor_core.align._greedy_passes": "meteor_core.align.greedy",  # greedy's passes on word ids
+    "meteor_core._porter_stem": "meteor_core.porter",  # porter.stem on a C buffer (ASCII words)
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from . import _accel
+
 # NLTK_EXTENSIONS' irregular forms, looked up (lower-cased) before any rule.
 _IRREGULAR = {
     "sky": "sky", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie", "news": "news",
@@ -67,6 +69,8 @@ def _ends_cvc(s: str, nltk_extensions: bool) -> bool:
 def stem(word: str, nltk_extensions: bool = True) -> str:
     """NLTK's ``PorterStemmer(mode).stem(word)`` (to_lowercase=True): mode NLTK_EXTENSIONS, or
     ORIGINAL_ALGORITHM when ``nltk_extensions`` is False."""
+    if _C_STEM is not None and word.isascii():
+        return _C_STEM(word, nltk_extensions)
     s = word.lower()
     if nltk_extensions:
         if s in _IRREGULAR:
@@ -250,3 +254,8 @@ def _step4(s: str, suffixes: tuple[str, ...]) -> str:
                 return rest
             return s
     return s
+
+
+# stem for ASCII words on a C buffer (_porter_stem.pyx), when built; the code above stems the others.
+_C_TWIN = _accel.twin("meteor_core._porter_stem")
+_C_STEM = _C_TWIN.stem if _C_TWIN is not None else None
