@@ -20,7 +20,7 @@ runs, whatever other threads do, and a full vocabulary is replaced by a new one 
 """
 from cpython.dict cimport PyDict_GetItem
 from cpython.ref cimport PyObject
-from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.stdlib cimport calloc, free, malloc
 
 from .. import resources
 
@@ -40,10 +40,17 @@ cdef struct Word:
     long long* lemma_synsets  # sorted, each once
 
 
-cdef int _by_key(const void* a, const void* b) noexcept nogil:
-    cdef long long x = (<const long long*> a)[0]
-    cdef long long y = (<const long long*> b)[0]
-    return -1 if x < y else (1 if x > y else 0)
+cdef void _sort(long long* keys, Py_ssize_t n) noexcept nogil:
+    """Insertion sort: a word has a few synsets (at most some tens), and libc's qsort allocates."""
+    cdef Py_ssize_t i, j
+    cdef long long key
+    for i in range(1, n):
+        key = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] > key:
+            keys[j + 1] = keys[j]
+            j -= 1
+        keys[j + 1] = key
 
 
 cdef long long* _keys(list keys) except? NULL:
@@ -67,7 +74,7 @@ cdef long long* _sorted_keys(list keys, int* count) except? NULL:
     cdef long long* out = _keys(keys)
     if out == NULL:
         return NULL
-    qsort(out, n, sizeof(long long), _by_key)
+    _sort(out, n)
     for k in range(n):
         if unique == 0 or out[k] != out[unique - 1]:
             out[unique] = out[k]
@@ -296,6 +303,28 @@ cdef int _same_form_pass(Side* hyp, Side* ref, Table* t, char* taken_h, char* ta
     return found
 
 
+cdef struct KeySet:
+    # synset keys (never negative) in open addressing; -1 marks an empty slot
+    int mask
+    long long* slots
+
+
+cdef inline int _key_slot(const KeySet* keys, long long key) noexcept nogil:
+    cdef int k = <int> ((<unsigned long long> key * 11400714819323198485ULL) >> 40) & keys.mask
+    while keys.slots[k] != -1 and keys.slots[k] != key:
+        k = (k + 1) & keys.mask
+    return k
+
+
+cdef bint _meets_set(const long long* keys, int n, const KeySet* among) noexcept nogil:
+    """Whether one of the n ``keys`` is in ``among``."""
+    cdef int i
+    for i in range(n):
+        if among.slots[_key_slot(among, keys[i])] != -1:
+            return True
+    return False
+
+
 cdef int _next_free(Table* t, int form, const char* taken) noexcept nogil:
     """The right-most free reference index of the form ``form``, or -1 (matched ones leave the chain)."""
     cdef int k = _slot(t, form), j
@@ -314,31 +343,33 @@ cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, c
     left, each word taking the right-most free reference word that is the same form or a one-word
     lemma name of one of its synsets. A hypothesis word none of whose synsets lists a reference word
     (most) can only take the same form."""
-    cdef int i, j, h, r, k, n_listing = 0, found = 0
-    cdef long long* listing = NULL  # the synsets that list a reference word (sorted, with repeats)
+    cdef int i, j, h, r, k, size = 4, n_listing = 0, found = 0
+    cdef KeySet listing  # the synsets that list a reference word
     cdef Word* w
+    listing.slots = NULL
     reader = resources.wordnet()
     for j in range(ref.left):
         taken_r[j] = 0
         n_listing += vocabulary.lemma_synsets_of(ref.form[j], reader)
     try:
         if n_listing:
-            listing = <long long*> malloc(n_listing * sizeof(long long))
-            if listing == NULL:
+            while size < 2 * n_listing:
+                size *= 2
+            listing.mask, listing.slots = size - 1, <long long*> malloc(size * sizeof(long long))
+            if listing.slots == NULL:
                 raise MemoryError()
-            n_listing = 0
+            for k in range(size):
+                listing.slots[k] = -1
             for j in range(ref.left):
                 w = vocabulary.word(ref.form[j])
                 for k in range(w.n_lemma_synsets):
-                    listing[n_listing] = w.lemma_synsets[k]
-                    n_listing += 1
-            qsort(listing, n_listing, sizeof(long long), _by_key)
+                    listing.slots[_key_slot(&listing, w.lemma_synsets[k])] = w.lemma_synsets[k]
         _fill(t, ref)
         for i in range(hyp.left - 1, -1, -1):
             taken_h[i] = 0
             h = hyp.form[i]
-            if n_listing and vocabulary.synsets_of(h, reader) and _meet(
-                    vocabulary.word(h).synsets, vocabulary.word(h).n_synsets, listing, n_listing):
+            if n_listing and vocabulary.synsets_of(h, reader) and _meets_set(
+                    vocabulary.word(h).synsets, vocabulary.word(h).n_synsets, &listing):
                 for j in range(ref.left - 1, -1, -1):
                     if taken_r[j]:
                         continue
@@ -359,7 +390,7 @@ cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, c
             found += 1
             slots[hyp.position[i]] = (hyp.position[i], ref.position[j], stage, via or vocabulary.words[h], 1, 1)
     finally:
-        free(listing)
+        free(listing.slots)
     if found:
         _compact(hyp, taken_h)
         _compact(ref, taken_r)
