@@ -23,6 +23,7 @@ from cpython.ref cimport PyObject
 from libc.stdlib cimport calloc, free, malloc
 
 from .. import resources
+from .types import Alignment
 
 cdef enum:
     CHUNK_BITS = 12
@@ -398,8 +399,8 @@ cdef int _synonym_pass(_Vocabulary vocabulary, Side* hyp, Side* ref, Table* t, c
 
 
 def align_greedy(list hyp, list ref, object stages, object stem_function):
-    """greedy.align_greedy's matches (NLTK's synonym lookup): a tuple of Match's six fields per
-    match, by hypothesis position. ``stem_function``: the stem stage's (None without one)."""
+    """greedy.align_greedy (NLTK's synonym lookup): an Alignment whose matches are tuples of Match's
+    six fields, by hypothesis position. ``stem_function``: the stem stage's (None without one)."""
     cdef Py_ssize_t n = len(hyp), m = len(ref)
     cdef _Vocabulary vocabulary = _vocabulary(stem_function, 2 * (n + m))
     cdef Side h, r
@@ -443,4 +444,4 @@ def align_greedy(list hyp, list ref, object stages, object stem_function):
     finally:
         free(ints)
         free(taken)
-    return tuple([match for match in slots if match is not None])
+    return tuple.__new__(Alignment, (tuple([match for match in slots if match is not None]), False))

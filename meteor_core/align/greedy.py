@@ -113,7 +113,7 @@ def _paper_synonyms_among(ref_words, source):
 def align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
     if _C_TWIN is not None and (config.synonym_lookup == "stems" or set(config.stages) <= {"exact", "stem"}):
         stem = resources.unmemoised_stemmer(config.stemmer, config.language) if "stem" in config.stages else None
-        return Alignment(_C_TWIN.align_greedy(hyp, ref, config.stages, stem), False)
+        return _C_TWIN.align_greedy(hyp, ref, config.stages, stem)
     hyp_pos, hyp_words = list(range(len(hyp))), list(hyp)
     ref_pos, ref_words = list(range(len(ref))), list(ref)
     matches = []
