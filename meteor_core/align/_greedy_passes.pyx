@@ -5,15 +5,19 @@ result of both identical.
 
 The same passes, read from greedy.py; only the data differ:
 * every word is an integer id, given once per word in a vocabulary that also keeps, per word, what
-  the passes ask of it: its stem's id, its synsets (resources.synsets_of) and the synsets that list
-  it (resources.lemma_synsets), each a sorted C array, fetched when a pass first needs them;
+  the passes ask of it: its stem's id (the stem function's own answer: resources.unmemoised_stemmer),
+  its synsets (WordNet's synset_keys, as resources.synsets_of) in NLTK's order and sorted, and the
+  synsets that list it (lemma_keys, as resources.lemma_synsets) sorted, as C arrays fetched when a
+  pass first needs them;
 * a side's left-over words are C arrays of ids beside their positions and a "taken" flag;
 * a same-word pass finds the right-most free reference word equal to a hypothesis word in a small
   hash table of the reference ids, each entry a chain of positions, right-most first;
-* the synonym pass tests, right to left, the free reference words of the hypothesis words that can
-  match at all (the same word is on the reference side, or one of their synsets lists a reference
-  word): a reference word r matches h when one of h's synsets lists r, which only the synsets both
-  in h's synsets and in r's lemma synsets can, and is read from WordNet once per pair of words.
+* the synonym pass puts the synsets that list a reference word in a hash set; a hypothesis word none
+  of whose synsets is among them can only take the same form (from the chain), the others test the
+  free reference words right to left: r matches h when one of h's synsets lists r, which only a
+  synset both among h's synsets and r's lemma synsets can, and its lemma names are read from
+  WordNet once per pair of words (the first such synset is the match's via, as
+  resources.synset_with_lemma finds it).
 
 The vocabulary is shared by the calls of a process and only grows: ids stay valid while a call
 runs, whatever other threads do, and a full vocabulary is replaced by a new one between calls.
