@@ -147,6 +147,8 @@ cdef class _Vocabulary:
         if found != NULL:
             return <int> <object> found
         cdef int id = self.size, c = id >> CHUNK_BITS, k
+        if c >= MAX_CHUNKS:  # (threads sharing a vocabulary past its reserve: never with MEMO_LIMIT's default)
+            raise MemoryError("the greedy aligner's vocabulary is full")
         if self.chunks[c] == NULL:
             self.chunks[c] = <Word*> calloc(CHUNK, sizeof(Word))
             if self.chunks[c] == NULL:
