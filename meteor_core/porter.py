@@ -6,7 +6,8 @@ a consonant/vowel string for each test; stemming costs ~10 us a word, and the me
 new word it meets. Here each step looks at the word's last one or two letters, tests only the
 suffixes that end in them, in NLTK's order, and "m > 0" or "m > 1" is one regular-expression
 match. NLTK's own quirks are kept, each marked where it is kept (tests/test_porter.py checks
-them against NLTK on all of WordNet's lemmas and on generated strings).
+them against NLTK on all of WordNet's lemmas and on generated strings). Where the accelerator is
+built, ASCII words are stemmed by the same steps on a C buffer (its C twin, _porter_stem.pyx).
 
 ``stem(word)`` is NLTK's default mode (NLTK_EXTENSIONS, the one meteor_score uses);
 ``stem(word, nltk_extensions=False)`` is its ORIGINAL_ALGORITHM mode (the 1980 paper).

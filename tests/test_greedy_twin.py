@@ -55,7 +55,7 @@ def test_random_small_cases_are_the_same_in_c(monkeypatch):
     (the stem stage's quirk changes what the synonym stage looks up)."""
     configs = [MeteorConfig.nltk(), MeteorConfig.nltk(stages=("exact", "synonym")),
                MeteorConfig.nltk(stages=("exact", "stem")), MeteorConfig.nltk(stages=("stem", "synonym")),
-               MeteorConfig.nltk(lowercase=False)]
+               MeteorConfig.nltk(lowercase=False), MeteorConfig.nltk(stemmer="porter-original")]
     sentence = st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=14).map(" ".join)
     seen = {"synonym": 0, "stem": 0}
 

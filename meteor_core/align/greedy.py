@@ -111,6 +111,7 @@ def _paper_synonyms_among(ref_words, source):
 
 
 def align_greedy(hyp, ref, config: MeteorConfig) -> Alignment:
+    # (the twin knows NLTK's synonym relation only: the paper's, synonym_lookup "words", runs below)
     if _C_TWIN is not None and (config.synonym_lookup == "stems" or set(config.stages) <= {"exact", "stem"}):
         stem = resources.unmemoised_stemmer(config.stemmer, config.language) if "stem" in config.stages else None
         return _C_TWIN.align_greedy(hyp, ref, config.stages, stem)
