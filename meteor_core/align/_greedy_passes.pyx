@@ -119,13 +119,13 @@ cdef class _Vocabulary:
     """Word ids and each word's stem, synsets and lemma synsets (for one stem function)."""
     cdef dict ids  # word -> id
     cdef list words  # id -> word
-    cdef dict listing  # (hyp id << 32 | ref id) -> the name of the first synset of the first that lists the second
+    cdef dict first_listing  # (hyp id << 32 | ref id) -> the name of the first one's first synset listing the second
     cdef Word* chunks[MAX_CHUNKS]
     cdef int size
     cdef object stem_function
 
     def __cinit__(self, stem_function):
-        self.ids, self.words, self.listing = {}, [], {}
+        self.ids, self.words, self.first_listing = {}, [], {}
         self.size = 0
         self.stem_function = stem_function
 
@@ -206,7 +206,7 @@ cdef class _Vocabulary:
         if not _meet(hw.synsets, hw.n_synsets, rw.lemma_synsets, rw.n_lemma_synsets):
             return None  # (no synset of h is among those that can list r)
         pair = (<long long> h << 32) | r
-        found = self.listing.get(pair, self)
+        found = self.first_listing.get(pair, self)
         if found is self:
             found, name = None, self.words[r]
             for k in range(hw.n_synsets_in_order):
@@ -214,7 +214,7 @@ cdef class _Vocabulary:
                 if _has(rw.lemma_synsets, rw.n_lemma_synsets, key) and name in reader.lemma_names(key):
                     found = resources.synset_name(key)
                     break
-            self.listing[pair] = found
+            self.first_listing[pair] = found
         return found
 
 
