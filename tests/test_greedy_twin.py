@@ -2,6 +2,7 @@
 same on the whole shared TED set and on 10,000 random small cases whose words share stems and
 synonyms, and the same after the twin's vocabulary is renewed."""
 import os
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -89,3 +90,35 @@ def test_a_renewed_vocabulary_gives_the_same_results(monkeypatch):
     TWIN._forget()
     assert [score(h, [r], config).to_dict() for h, r in pairs] == pure
     TWIN._forget()
+
+
+@needs_twin
+def test_threads_sharing_the_vocabulary_get_the_same_results(monkeypatch):
+    """Four threads scoring at once (as the app's sessions do) share the twin's vocabulary, renewed
+    every few segments: each gets what one thread alone gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conftest import ted_lines
+
+    pairs = list(zip(ted_lines("sys2"), ted_lines("ref")))[:400]
+    config = MeteorConfig.nltk()
+    monkeypatch.setattr(greedy, "_C_TWIN", None)
+    pure = [score(h, [r], config).to_dict() for h, r in pairs]
+    monkeypatch.setattr(greedy, "_C_TWIN", TWIN)
+    monkeypatch.setattr(resources, "MEMO_LIMIT", 500)
+    TWIN._forget()
+
+    def run(offset):
+        order = pairs[offset:] + pairs[:offset]  # each thread meets the words in its own order
+        found = [score(h, [r], config).to_dict() for h, r in order]
+        return found[len(pairs) - offset:] + found[:len(pairs) - offset]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(run, (0, 100, 200, 300)))
+    finally:
+        sys.setswitchinterval(interval)
+        TWIN._forget()
+    assert all(found == pure for found in results)
