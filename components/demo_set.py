@@ -89,8 +89,9 @@ class _ResultUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _read_kept(path: Path):
-    """The comparison kept in ``path``, or None when there is none or it cannot be trusted."""
+def _read_kept(path: Path, kind: type | None = None):
+    """The comparison (or another ``kind`` of result) kept in ``path``, or None when there is none
+    or it cannot be trusted."""
     from meteor_core.analysis.compare import SystemComparison
 
     try:
@@ -101,9 +102,31 @@ def _read_kept(path: Path):
         kept_format, kept_name, comparison = _ResultUnpickler(io.BytesIO(data)).load()
     except Exception:  # corrupt, truncated, another format or foreign content: scored afresh
         return None
-    if kept_format != FORMAT or kept_name != path.name or not isinstance(comparison, SystemComparison):
+    if kept_format != FORMAT or kept_name != path.name or not isinstance(comparison, kind or SystemComparison):
         return None
     return comparison
+
+
+@st.cache_resource(show_spinner=False, max_entries=1)
+def sacrebleu_scores():
+    """BLEU, chrF and TER of the bundled set (``sacrebleu_metrics.score_systems``: corpus
+    scores, sentence scores, signatures), once per server, kept on disk like the METEOR scores
+    (a digest of the texts, sacrebleu's and the package's versions names the file). They are
+    plain numbers, strings and dicts: the unpickler builds no class for them."""
+    import sacrebleu
+
+    from components.cache_keys import digest
+    from meteor_core import __version__
+    from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
+
+    systems, references = texts()
+    path = scores_folder() / f"{digest(FORMAT, 'sacrebleu', sacrebleu.__version__, __version__, systems, references)}.pickle"
+    kept = _read_kept(path, tuple)
+    if kept is not None:
+        return kept
+    scores = score_systems(systems, references, METRICS)
+    _keep(path, scores)
+    return scores
 
 
 def _keep(path: Path, comparison) -> None:
