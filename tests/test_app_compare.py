@@ -197,7 +197,7 @@ def test_german_uploads_are_scored_as_german(page):
                                [[r] for r in GERMAN_REF.splitlines()], german)
     corpus = at.dataframe[0].value.set_index("system")
     assert corpus.loc["a", "corpus METEOR"] == pytest.approx(expected.results["a"].score, abs=5e-5)
-    signatures = "\n".join(c.value for c in at.code)
+    signatures = "\n".join(t.value for t in at.text)
     assert german.signature() in signatures
 
 

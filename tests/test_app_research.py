@@ -33,7 +33,7 @@ def _frame(at, *columns):
 def test_signature_pairs_buckets_and_exports(table_page):
     at = table_page
     assert not at.exception
-    assert any(MeteorConfig.meteor2005().signature() in c.value for c in at.code)
+    assert any(MeteorConfig.meteor2005().signature() in t.value for t in at.text)
     pairs = _frame(at, "A", "B", "B - A", "p AR (Holm)")
     assert [tuple(r) for r in pairs[["A", "B"]].values] == [("good", "mid"), ("good", "<b>bad</b>"),
                                                              ("mid", "<b>bad</b>")]
@@ -69,7 +69,7 @@ def test_sacrebleu_metrics_on_request(table_page):
     assert corpus.set_index("system").loc["mid", "BLEU"] == pytest.approx(corpus_score("bleu", MID, [[r] for r in REFS]))
     segments = _frame(at, "segment", "reference")
     assert {"good BLEU", "mid chrF", "<b>bad</b> TER"} <= set(segments.columns)
-    assert any("bleu|nrefs:1" in c.value for c in at.code)
+    assert any("bleu|nrefs:1" in t.value for t in at.text)
 
 
 def test_another_meteor_preset_keeps_bleu_chrf_and_ter(table_page, monkeypatch):
