@@ -58,6 +58,7 @@ class Job:
         except Exception:  # cancelled, or failed: the page computes them itself when asked (and says why)
             self.result = None
         finally:
+            self._compute = None  # what it captured (a session's texts) is not kept by a finished job
             self.done.set()
 
     def wait(self, check: Callable[[], None]):

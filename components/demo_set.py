@@ -11,7 +11,9 @@ Its scores are also kept on disk, in meteor_core's cache folder, so that a fresh
 (~0.02 s) instead of scoring (~1 s with the first scoring's imports): one file per digest of all
 that makes them (the texts, the configuration and its signature, the package's version). A file
 that is unreadable, truncated, of another format, or names anything but the result classes listed
-below is ignored (and scored afresh): it is read by an unpickler that builds nothing else.
+below is ignored (and scored afresh): it is read by an unpickler that builds nothing else. Its
+BLEU, chrF and TER (``sacrebleu_scores``, counted in the background when the compare page has
+been drawn: components/background_metrics.py) are kept the same way.
 """
 from __future__ import annotations
 
