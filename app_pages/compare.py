@@ -12,7 +12,8 @@ drawn from it is cached by the comparison's key, so a filter or a selection neve
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only. The significance tests,
 the buckets and the exports are expanders computed when opened: the first screen does not wait
-for them.
+for them. BLEU, chrF and TER are counted in a background thread started as the run's last step
+(components/background_metrics.py): ticking them finds them ready, or waits for that count.
 
 State: every choice is kept across pages and while its widget is not drawn (persist_state: a
 widget drawn again shows the value the results use, never its own default), the open tabs and the
@@ -259,7 +260,7 @@ def _metrics_counter(loaded: Loaded):
     """``count(check)``: BLEU, chrF and TER of the loaded set (the bundled set's from its shared,
     kept copy)."""
     if loaded.demo:
-        return lambda _check: demo_set.sacrebleu_scores()
+        return demo_set.sacrebleu_scores
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
 
     systems, references = loaded.systems, loaded.references

@@ -110,11 +110,12 @@ def _read_kept(path: Path, kind: type | None = None):
 
 
 @st.cache_resource(show_spinner=False, max_entries=1)
-def sacrebleu_scores():
+def sacrebleu_scores(_check=None):
     """BLEU, chrF and TER of the bundled set (``sacrebleu_metrics.score_systems``: corpus
     scores, sentence scores, signatures), once per server, kept on disk like the METEOR scores
     (a digest of the texts, sacrebleu's and the package's versions names the file). They are
-    plain numbers, strings and dicts: the unpickler builds no class for them."""
+    plain numbers, strings and dicts: the unpickler builds no class for them. ``_check()``, when
+    this call counts, may raise to stop (the request's budget): nothing is kept then."""
     import sacrebleu
 
     from components.cache_keys import digest
@@ -126,7 +127,7 @@ def sacrebleu_scores():
     kept = _read_kept(path, tuple)
     if kept is not None:
         return kept
-    scores = score_systems(systems, references, METRICS)
+    scores = score_systems(systems, references, METRICS, check=_check)
     _keep(path, scores)
     return scores
 

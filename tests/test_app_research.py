@@ -141,6 +141,15 @@ def test_a_background_job_stops_when_cancelled_or_when_its_session_has_ended():
     finished, started, go = job_of()
     go.set()
     assert finished.wait(check=lambda: None) == "scores"
+    waited, started, go = job_of()  # the request's budget, checked while waiting for a running count
+
+    def spent():
+        raise TimeoutError("over the budget")
+
+    with pytest.raises(TimeoutError):
+        waited.wait(check=spent)
+    go.set()
+    assert waited.wait(check=lambda: None) == "scores"
     session = {"alive": True}
     for stop in ("cancel", "session ended"):
         job, started, go = job_of(alive=lambda: session["alive"])
