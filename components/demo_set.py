@@ -123,9 +123,10 @@ def sacrebleu_scores(_check=None):
     from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
 
     systems, references = texts()
-    path = scores_folder() / f"{digest(FORMAT, 'sacrebleu', sacrebleu.__version__, __version__, systems, references)}.pickle"
+    key = digest(FORMAT, "sacrebleu", sacrebleu.__version__, __version__, systems, references)
+    path = scores_folder() / f"{key}.pickle"
     kept = _read_kept(path, tuple)
-    if kept is not None:
+    if kept is not None and len(kept) == 3 and all(isinstance(part, dict) for part in kept):
         return kept
     scores = score_systems(systems, references, METRICS, check=_check)
     _keep(path, scores)
