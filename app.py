@@ -11,7 +11,7 @@ import streamlit as st
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))  # pages import meteor_core and components
 
-from components import demo_set, session_cleanup  # noqa: E402
+from components import demo_set, preload, session_cleanup  # noqa: E402
 
 # The favicon is a file of the app's own: a page's Material icon would be fetched from the web,
 # which fails offline.
@@ -24,4 +24,9 @@ page = st.navigation([
     st.Page("app_pages/difference.py", title="Why two METEORs differ", icon=":material/difference:"),
     st.Page("app_pages/agreement.py", title="Agreement with people", icon=":material/groups:"),
 ])
-page.run()
+preloading = preload.plotly_code()  # a session's first run: the browser loads Plotly's code meanwhile
+try:
+    page.run()
+finally:
+    if preloading is not None:
+        preloading.empty()

@@ -12,7 +12,8 @@ drawn from it is cached by the comparison's key, so a filter or a selection neve
 rebuilds only what changed. The segment table with its charts and the segment view are
 fragments: changing a filter or opening a segment reruns that part only. The significance tests,
 the buckets and the exports are expanders computed when opened: the first screen does not wait
-for them.
+for them. BLEU, chrF and TER are counted in a background thread started as the run's last step
+(components/background_metrics.py): ticking them finds them ready, or waits for that count.
 
 State: every choice is kept across pages and while its widget is not drawn (persist_state: a
 widget drawn again shows the value the results use, never its own default), the open tabs and the
@@ -29,7 +30,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import page_state
-from components import compare_views, demo_set, language_choice, research_views
+from components import background_metrics, compare_views, demo_set, language_choice, research_views
 from components.cache_keys import digest
 from components.alignment_chart import alignment_figure
 from components.inputs import system_names
@@ -66,6 +67,7 @@ class Loaded:
     key: str  # identifies (data, configuration): keys every cache below
     comparison: object  # meteor_core.analysis.compare.SystemComparison
     sources: list[str] | None = None  # the source sentences, when the test set has them
+    demo: bool = False  # the bundled set (its scores are the same for every session)
 
     @property
     def names(self) -> list[str]:
@@ -239,15 +241,37 @@ SACREBLEU_SPINNER = "BLEU, chrF and TER with sacrebleu (sentence TER takes a whi
 
 @session_or_shared(st.cache_data, 4, 1, SACREBLEU_SPINNER)
 def _sacrebleu(_loaded: Loaded, key: str):
-    """The scores, or the OverBudget that stopped them (cached like a result)."""
-    from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
+    """The scores, or the OverBudget that stopped them (cached like a result). They are counted
+    in the background from the end of the run that scored the set (_metrics_job): this waits
+    for that job, or counts them here within the request's budget (a set too large for the
+    background, or a job that failed)."""
+    check = request_deadline("BLEU, chrF and TER").check
     try:
-        return score_systems(_loaded.systems, _loaded.references, METRICS,
-                             check=request_deadline("BLEU, chrF and TER").check)
+        job = _metrics_job(_loaded)
+        scores = job.wait(check) if job is not None else None
+        return scores if scores is not None else _metrics_counter(_loaded)(check)
     except OverBudget as exc:
         if exc.retry:
             raise
         return exc
+
+
+def _metrics_counter(loaded: Loaded):
+    """``count(check)``: BLEU, chrF and TER of the loaded set (the bundled set's from its shared,
+    kept copy)."""
+    if loaded.demo:
+        return demo_set.sacrebleu_scores
+    from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
+
+    systems, references = loaded.systems, loaded.references
+    return lambda check: score_systems(systems, references, METRICS, check=check)
+
+
+def _metrics_job(loaded: Loaded):
+    """The background job counting BLEU, chrF and TER for the loaded set, started if need be
+    (None for a set too large for the background)."""
+    return background_metrics.start(loaded.texts_key, _metrics_counter(loaded),
+                                    loaded.comparison.n_segments * len(loaded.names), shared=loaded.demo)
 
 
 def ss_key(keys) -> tuple:
@@ -371,7 +395,7 @@ def test_set(config: MeteorConfig) -> Loaded:
         if isinstance(exc, OverBudget):
             st.caption("Score a test set this large with the command line: python -m meteor_core compare --help")
         st.stop()
-    loaded = Loaded(systems, references, config, key, comparison, sources)
+    loaded = Loaded(systems, references, config, key, comparison, sources, demo=source == SOURCES[0])
     if source == SOURCES[0]:  # the demo set: every visitor's tables, charts and BLEU/chrF/TER are the same
         share(key)
         share(loaded.texts_key)
@@ -411,7 +435,9 @@ def corpus_table_section(loaded: Loaded) -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f")
                                 for c in corpus.columns if corpus[c].dtype.kind == "f"})
     st.caption("Signatures (how to reproduce these numbers):")
-    st.code("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()), language=None)
+    # st.text, not st.code: st.code's element brings a 1.5 MB syntax highlighter that the first
+    # screen otherwise never needs (about 0.3 s of the browser's first visit)
+    st.text("\n".join(f"{label}: {sig}" for label, sig in other.signatures.items()))
     st.download_button("Corpus table (CSV)", lambda: csv_text(research_views.with_signature(
         corpus, loaded.config.signature())), "corpus.csv", "text/csv", key="dl_corpus_csv", on_click="ignore")
 
@@ -710,6 +736,7 @@ def _page() -> None:
     exports_section(loaded, system_a, system_b)
     corpus_difference_section(loaded)
     page_state.keep(KEPT)
+    _metrics_job(loaded)  # BLEU, chrF and TER counted while the browser draws: a tick finds them ready
 
 
 _page()

@@ -11,7 +11,9 @@ Its scores are also kept on disk, in meteor_core's cache folder, so that a fresh
 (~0.02 s) instead of scoring (~1 s with the first scoring's imports): one file per digest of all
 that makes them (the texts, the configuration and its signature, the package's version). A file
 that is unreadable, truncated, of another format, or names anything but the result classes listed
-below is ignored (and scored afresh): it is read by an unpickler that builds nothing else.
+below is ignored (and scored afresh): it is read by an unpickler that builds nothing else. Its
+BLEU, chrF and TER (``sacrebleu_scores``, counted in the background when the compare page has
+been drawn: components/background_metrics.py) are kept the same way.
 """
 from __future__ import annotations
 
@@ -89,8 +91,9 @@ class _ResultUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _read_kept(path: Path):
-    """The comparison kept in ``path``, or None when there is none or it cannot be trusted."""
+def _read_kept(path: Path, kind: type | None = None):
+    """The comparison (or another ``kind`` of result) kept in ``path``, or None when there is none
+    or it cannot be trusted."""
     from meteor_core.analysis.compare import SystemComparison
 
     try:
@@ -101,9 +104,33 @@ def _read_kept(path: Path):
         kept_format, kept_name, comparison = _ResultUnpickler(io.BytesIO(data)).load()
     except Exception:  # corrupt, truncated, another format or foreign content: scored afresh
         return None
-    if kept_format != FORMAT or kept_name != path.name or not isinstance(comparison, SystemComparison):
+    if kept_format != FORMAT or kept_name != path.name or not isinstance(comparison, kind or SystemComparison):
         return None
     return comparison
+
+
+@st.cache_resource(show_spinner=False, max_entries=1)
+def sacrebleu_scores(_check=None):
+    """BLEU, chrF and TER of the bundled set (``sacrebleu_metrics.score_systems``: corpus
+    scores, sentence scores, signatures), once per server, kept on disk like the METEOR scores
+    (a digest of the texts, sacrebleu's and the package's versions names the file). They are
+    plain numbers, strings and dicts: the unpickler builds no class for them. ``_check()``, when
+    this call counts, may raise to stop (the request's budget): nothing is kept then."""
+    import sacrebleu
+
+    from components.cache_keys import digest
+    from meteor_core import __version__
+    from meteor_core.analysis.sacrebleu_metrics import METRICS, score_systems
+
+    systems, references = texts()
+    key = digest(FORMAT, "sacrebleu", sacrebleu.__version__, __version__, systems, references)
+    path = scores_folder() / f"{key}.pickle"
+    kept = _read_kept(path, tuple)
+    if kept is not None and len(kept) == 3 and all(isinstance(part, dict) for part in kept):
+        return kept
+    scores = score_systems(systems, references, METRICS, check=_check)
+    _keep(path, scores)
+    return scores
 
 
 def _keep(path: Path, comparison) -> None:

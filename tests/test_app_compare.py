@@ -197,7 +197,7 @@ def test_german_uploads_are_scored_as_german(page):
                                [[r] for r in GERMAN_REF.splitlines()], german)
     corpus = at.dataframe[0].value.set_index("system")
     assert corpus.loc["a", "corpus METEOR"] == pytest.approx(expected.results["a"].score, abs=5e-5)
-    signatures = "\n".join(c.value for c in at.code)
+    signatures = "\n".join(t.value for t in at.text)
     assert german.signature() in signatures
 
 
@@ -289,3 +289,51 @@ def test_a_fresh_server_reads_the_bundled_set_s_scores_from_disk(monkeypatch, tm
         assert calls[-1] == 1200 and kept[0].read_bytes() != bad  # scored afresh and kept again
         calls.clear()
     demo_set.comparison.clear()
+
+
+def test_the_bundled_set_s_bleu_chrf_and_ter_are_counted_once_and_kept_on_disk(monkeypatch, tmp_path):
+    """Like its METEOR scores: a fresh server reads them instead of counting them (1.6 s), and a
+    file that cannot be trusted is ignored."""
+    from components import demo_set
+    from meteor_core.analysis import sacrebleu_metrics
+    calls = []
+    real = sacrebleu_metrics.score_systems
+    monkeypatch.setattr(sacrebleu_metrics, "score_systems", lambda *a, **k: calls.append(1) or real(*a, **k))
+    demo_set.sacrebleu_scores.clear()
+    counted = demo_set.sacrebleu_scores()
+    demo_set.sacrebleu_scores.clear()  # a fresh server
+    read = demo_set.sacrebleu_scores()
+    assert calls == [1] and read == counted and read is not counted
+    systems, references = demo_set.texts()
+    assert counted[0]["sys1"]["bleu"] == pytest.approx(sacrebleu_metrics.corpus_score("bleu", systems["sys1"],
+                                                                                      references))
+    kept = [p for p in (tmp_path / "demo-scores").iterdir()]
+    assert len(kept) == 1
+    kept[0].write_bytes(kept[0].read_bytes()[:100])  # truncated: counted afresh
+    demo_set.sacrebleu_scores.clear()
+    assert demo_set.sacrebleu_scores() == counted and calls == [1, 1]
+    demo_set.sacrebleu_scores.clear()
+
+
+def test_the_bundled_set_s_bleu_chrf_and_ter_are_counted_in_the_background_once_for_every_session(monkeypatch):
+    """The first run of the page starts counting them in a thread; later sessions' ticks count nothing."""
+    import threading
+
+    from components import background_metrics, demo_set
+    from meteor_core.analysis import sacrebleu_metrics
+    monkeypatch.setattr(background_metrics, "_shared", {})  # a fresh server
+    demo_set.sacrebleu_scores.clear()
+    threads = []
+    real = sacrebleu_metrics.score_systems
+    monkeypatch.setattr(sacrebleu_metrics, "score_systems",
+                        lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k))
+    st.cache_data.clear()
+    _compare_page()
+    [job] = background_metrics._shared.values()
+    job.thread.join(timeout=120)
+    assert threads == ["meteor-sacrebleu"]
+    at = _compare_page().checkbox(key="cmp_metrics").check().run()
+    assert not at.exception and threads == ["meteor-sacrebleu"]
+    corpus = at.dataframe[0].value.set_index("system")
+    assert corpus.loc["sys2", "TER"] == pytest.approx(job.result[0]["sys2"]["ter"])
+    demo_set.sacrebleu_scores.clear()

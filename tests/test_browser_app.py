@@ -291,3 +291,28 @@ def test_at_800_px_every_number_and_button_reads_whole_and_drawings_pan_at_full_
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"800px-{path.strip('/').replace(' ', '-') or 'explore'}.png"))
         assert not errors, errors
+
+
+# --- a first visit's wait (issue 31, item 6) -----------------------------------------------------
+
+CODE_REQUESTED = """() => Object.fromEntries(performance.getEntriesByType('resource')
+  .map(r => [r.name.split('/').pop().split('.')[0], r.startTime]))"""
+
+
+def test_a_first_visit_to_compare_loads_plotly_s_code_at_once_and_no_syntax_highlighter(server):
+    """Streamlit's frontend fetches and evaluates an element type's code when the first element
+    of that type arrives. Plotly's (4.7 MB, ~0.8 s to evaluate) came after the corpus table and
+    the paired bootstrap, the highlighter of st.code (1.5 MB) with the signatures. Now an empty,
+    hidden figure, the first element of a session's first run, starts Plotly's before the page's
+    own elements (the tables' code), and is gone when the run ends; the signatures are text."""
+    url, _ = server
+    with browser_page(width=1280, height=1200) as (page, errors):
+        page.goto(url + "/compare")
+        page.get_by_text("sys2 − sys1").first.wait_for(timeout=120_000)
+        wait_for_run(page, timeout=120_000)
+        requested = page.evaluate(CODE_REQUESTED)
+        assert requested["PlotlyChart"] < requested["DataFrame"], requested
+        assert "StreamlitSyntaxHighlighter" not in requested
+        assert page.locator(".st-key-preload_plotly").count() == 0
+        assert page.get_by_text("chrF:").count() == 0 and page.get_by_text("METEOR: meteor|").count() == 1
+        assert not errors, errors
