@@ -292,3 +292,72 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_the_whole_set():
             assert c_data[0] is not None and pure == c_data, (k, limit)
             cut += bool(limit and c_data[3])
     assert cut > 1000  # the small budgets did cut (at many different points)
+
+
+def _both_word_candidate_builders(twin, hyp, ref, stages, config):
+    """beam._word_candidates and its C twin (_word_candidates.pyx) on one pair, with and without
+    the fixed matches: the candidates, fixed matches and which positions share a tuple."""
+    from meteor_core import resources
+    from meteor_core.align import beam
+
+    n = len(hyp)
+    stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
+    synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+    found = []
+    for with_fixed in (True, False):
+        pure = beam._word_candidates(hyp, ref, stages, config, with_fixed)
+        c_data = twin.candidates(hyp, ref, "exact" in stages, stem, synsets, *(beam._SINGLES[s].upto(n) for s in (
+            beam._EXACT, beam._STEM, beam._SYNONYM)), with_fixed)
+        found.append(tuple((per_ref, fixed, [[id(a) == id(b) for b in per_ref] for a in per_ref])
+                           for per_ref, fixed in (pure, c_data)))
+    return found
+
+
+_STAGE_SETS = [("exact", "stem", "synonym"), ("exact", "stem", "synonym", "paraphrase"), ("stem",), ("synonym",),
+               ("exact", "synonym"), ("stem", "synonym", "paraphrase"), ("exact",)]
+
+
+@needs_build
+def test_the_c_word_candidates_are_the_python_ones_on_random_small_cases():
+    """beam._word_candidates against its C twin on thousands of random sentence pairs over words
+    with shared stems and synsets (repeated, non-ASCII, unknown to WordNet), every module set: the
+    same candidates in the same order, the same fixed matches, the same tuples shared."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import MeteorConfig
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    assert twin is not None
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    words = ["the", "a", "cat", "cats", "sat", "sit", "sitting", "big", "large", "great", "huge", "on", "mat",
+             "mats", "of", "small", "little", "café", "xqzt", "run", "ran", "running"]
+    sentence = st.one_of(st.lists(st.sampled_from(words), max_size=12), st.lists(st.sampled_from(words), max_size=70))
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from(_STAGE_SETS))
+    def same(hyp, ref, stages):
+        for pure, c_data in _both_word_candidate_builders(twin, hyp, ref, stages, config):
+            assert pure == c_data
+
+    same()
+
+
+@needs_build
+def test_the_c_word_candidates_are_the_python_ones_on_the_whole_set():
+    """Every pair of the bundled TED set, both ways round, tokenised as meteor15 does, in every
+    module set: the same candidates, fixed matches and shared tuples."""
+    from meteor_core import MeteorConfig, scorer
+
+    from conftest import ted_lines
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    config = MeteorConfig.meteor15()
+    ref = ted_lines("ref")
+    pairs = [(scorer._prepare(h, config)[1], scorer._prepare(r, config)[1]) for system in ("sys1", "sys2")
+             for h, r in zip(ted_lines(system), ref)]
+    assert len(pairs) == 2400
+    for k, (hyp, ref_words) in enumerate(pairs):
+        for stages in _STAGE_SETS[:4]:
+            for pure, c_data in _both_word_candidate_builders(twin, hyp, ref_words, stages, config):
+                assert pure == c_data, (k, stages)

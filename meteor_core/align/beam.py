@@ -60,6 +60,8 @@ _COMPILED = not __file__.endswith(".py")
 _C_TWIN = _accel.twin("meteor_core.align._beam_search")
 # _paraphrase_matches on C data (align/_paraphrase_match.pyx), likewise.
 _C_PARAPHRASES = _accel.twin("meteor_core.align._paraphrase_match")
+# _word_candidates on words as int ids (align/_word_candidates.pyx), likewise.
+_C_WORDS = _accel.twin("meteor_core.align._word_candidates")
 
 _KEY = _FIRST = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
@@ -115,6 +117,26 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
     Also the fixed matches (see _fixed_matches), and whether every candidate was made (paraphrases
     are bounded: _add_paraphrases)."""
     n = len(hyp)
+    phrases = "paraphrase" in stages
+    if _C_WORDS is None:
+        per_ref, fixed = _word_candidates(hyp, ref, stages, config, not phrases)
+    else:
+        stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
+        synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+        per_ref, fixed = _C_WORDS.candidates(hyp, ref, "exact" in stages, stem, synsets, _SINGLES[_EXACT].upto(n),
+                                             _SINGLES[_STEM].upto(n), _SINGLES[_SYNONYM].upto(n), not phrases)
+    if phrases:
+        per_ref, spans, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
+        return per_ref, _fixed_matches(per_ref, n, spans), whole
+    return per_ref, fixed, True
+
+
+def _word_candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
+                     with_fixed: bool) -> tuple[list[tuple], list | None]:
+    """The exact, stem and synonym candidates of _candidates, per reference position (positions
+    holding the same word share one tuple); with ``with_fixed`` also the fixed matches among
+    them (else None). (Its C twin, on words as int ids: align/_word_candidates.pyx.)"""
+    n = len(hyp)
     at: dict[str, list[int]] = {}  # hyp word -> its positions
     for i, w in enumerate(hyp):
         at.setdefault(w, []).append(i)
@@ -157,9 +179,8 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
                 found += [synonym[i] for i in _positions(at, related)]
         per_word[r] = tuple(found)
     per_ref = [per_word[r] for r in ref]
-    if "paraphrase" in stages:
-        per_ref, spans, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
-        return per_ref, _fixed_matches(per_ref, n, spans), whole
+    if not with_fixed:
+        return per_ref, None
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
     hyp_cover = [0] * n
@@ -167,7 +188,7 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         times = repeats.get(r, 0) + 1
         for cand in cands:
             hyp_cover[cand[0]] += times
-    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref], True
+    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
 
 
 def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:

@@ -1,0 +1,288 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""meteor15's exact, stem and synonym candidates on words as int ids: the compiled twin of
+beam._word_candidates, which stays the reference (tests hold every result of both identical).
+
+The same candidates, in the same order, from the same stem and synonym functions; only the data
+differ:
+* each word is interned once per process (per pair of stem and synonym functions): an int id,
+  with its stem as an int id and its synsets as int ids (dense, in a pool), computed when the
+  word is first seen (the cold cost of a new word: its stem and its synsets, as in beam.py);
+* a pair's words become two C arrays of ids; a reference word's candidates are the hypothesis
+  positions, ascending, module by module, whose id (exact), stem id (stem, another word) or some
+  synset id (synonym, another word) it shares, found by scanning the ids; a synonym scan runs
+  only where beam.py's test (a synset some other hypothesis word has) lets it, read off per-call
+  stamps on the synset ids;
+* the fixed matches of a pair without paraphrases are counted on the candidates' positions.
+The candidates are beam's own shared tuples (beam._SINGLES, passed in), one tuple per distinct
+reference word, shared by the positions that hold it, as beam.py makes them.
+"""
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+# Interned words kept at most (resources.MEMO_LIMIT): past it the vocabulary starts again, so
+# memory stays bounded by a vocabulary, not by the corpus.
+DEF WORD_LIMIT = 500_000
+
+
+cdef int _grow(void** array, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) except -1:
+    """Make ``*array`` hold at least ``needed`` items (doubling), new items zeroed."""
+    cdef Py_ssize_t new_capacity = capacity[0] if capacity[0] > 0 else 1024
+    cdef void* grown
+    if needed <= capacity[0]:
+        return 0
+    while new_capacity < needed:
+        new_capacity *= 2
+    grown = realloc(array[0], new_capacity * item)
+    if grown == NULL:
+        raise MemoryError()
+    memset(<char*> grown + capacity[0] * item, 0, (new_capacity - capacity[0]) * item)
+    array[0] = grown
+    capacity[0] = new_capacity
+    return 0
+
+
+cdef class _Vocabulary:
+    """Words as ids with their stem ids and synset ids, for one stem and one synonym function
+    (None: that module is not asked for), and the scratch stamps of a call."""
+    cdef object stem, synsets
+    cdef dict ids, stem_ids, synset_ids
+    # per word id
+    cdef int* stem_of
+    cdef int* syn_start
+    cdef int* syn_count
+    cdef unsigned long long* in_hyp  # == stamp: the word is in this call's hypothesis
+    cdef unsigned long long* in_ref  # == stamp: the word was seen in this call's reference
+    cdef int* ref_slot  # its distinct reference word's index in this call
+    cdef Py_ssize_t word_capacity
+    # the synset ids of every word, one after another
+    cdef int* pool
+    cdef Py_ssize_t pool_len, pool_capacity
+    # per synset id
+    cdef unsigned long long* syn_in_hyp  # == stamp: some hypothesis word has it
+    cdef int* hyp_words_with  # how many distinct hypothesis words have it (this call)
+    cdef unsigned long long* mine  # == ref_stamp: the current reference word has it
+    cdef Py_ssize_t synset_capacity
+    cdef unsigned long long stamp, ref_stamp
+
+    def __cinit__(self, stem, synsets):
+        self.stem = stem
+        self.synsets = synsets
+        self.ids, self.stem_ids, self.synset_ids = {}, {}, {}
+
+    def __dealloc__(self):
+        free(self.stem_of)
+        free(self.syn_start)
+        free(self.syn_count)
+        free(self.in_hyp)
+        free(self.in_ref)
+        free(self.ref_slot)
+        free(self.pool)
+        free(self.syn_in_hyp)
+        free(self.hyp_words_with)
+        free(self.mine)
+
+    cdef int restart(self) except -1:
+        """Forget every word (the stamps stay valid: they only grow)."""
+        self.ids.clear()
+        self.stem_ids.clear()
+        self.synset_ids.clear()
+        self.pool_len = 0
+        return 0
+
+    cdef int word_id(self, str word) except -1:
+        cdef object found = self.ids.get(word)
+        cdef Py_ssize_t k, n, w
+        if found is not None:
+            return <int> found
+        w = len(self.ids)
+        if w >= self.word_capacity:
+            n = self.word_capacity
+            _grow(<void**> &self.stem_of, &n, w + 1, sizeof(int))
+            n = self.word_capacity
+            _grow(<void**> &self.syn_start, &n, w + 1, sizeof(int))
+            n = self.word_capacity
+            _grow(<void**> &self.syn_count, &n, w + 1, sizeof(int))
+            n = self.word_capacity
+            _grow(<void**> &self.ref_slot, &n, w + 1, sizeof(int))
+            n = self.word_capacity
+            _grow(<void**> &self.in_hyp, &n, w + 1, sizeof(unsigned long long))
+            n = self.word_capacity
+            _grow(<void**> &self.in_ref, &n, w + 1, sizeof(unsigned long long))
+            self.word_capacity = n
+        self.in_hyp[w] = 0
+        self.in_ref[w] = 0
+        if self.stem is not None:
+            stem = self.stem(word)
+            found = self.stem_ids.get(stem)
+            if found is None:
+                found = self.stem_ids[stem] = len(self.stem_ids)
+            self.stem_of[w] = <int> found
+        self.syn_start[w] = <int> self.pool_len
+        self.syn_count[w] = 0
+        if self.synsets is not None:
+            keys = self.synsets(word)
+            n = self.pool_capacity
+            _grow(<void**> &self.pool, &n, self.pool_len + len(keys), sizeof(int))
+            self.pool_capacity = n
+            for key in keys:
+                found = self.synset_ids.get(key)
+                if found is None:
+                    found = self.synset_ids[key] = len(self.synset_ids)
+                self.pool[self.pool_len] = <int> found
+                self.pool_len += 1
+            self.syn_count[w] = <int> len(keys)
+            n = len(self.synset_ids)
+            if n > self.synset_capacity:
+                k = self.synset_capacity
+                _grow(<void**> &self.syn_in_hyp, &k, n, sizeof(unsigned long long))
+                k = self.synset_capacity
+                _grow(<void**> &self.mine, &k, n, sizeof(unsigned long long))
+                k = self.synset_capacity
+                _grow(<void**> &self.hyp_words_with, &k, n, sizeof(int))
+                self.synset_capacity = k
+        self.ids[word] = w
+        return <int> w
+
+
+_vocabularies = {}  # (stem function, synonym function) -> its _Vocabulary
+
+
+cdef _Vocabulary _vocabulary(stem, synsets):
+    key = (stem, synsets)  # (the functions themselves: a reloaded resource is a new function)
+    found = _vocabularies.get(key)
+    if found is None:
+        if len(_vocabularies) >= 8:  # (resources reloaded again and again, e.g. by tests)
+            _vocabularies.clear()
+        found = _vocabularies[key] = _Vocabulary(stem, synsets)
+    return <_Vocabulary> found
+
+
+def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles, stem_singles, synonym_singles,
+               bint with_fixed):
+    """beam._word_candidates on int ids: (per reference position its candidates' tuple, the fixed
+    matches or None). ``stem``/``synsets``: the modules' functions (None: module not asked for);
+    ``*_singles``: beam's shared one-word candidates (beam._Singles, lists), at least len(hyp)."""
+    cdef list exact = <list> exact_singles, stemmed = <list> stem_singles, synonym = <list> synonym_singles
+    cdef Py_ssize_t n = len(hyp), m = len(ref), i, j, k, q, d, n_distinct = 0, start, count
+    cdef int w, r, s
+    cdef bint use_stem = stem is not None, use_synonym = synsets is not None, hit
+    cdef _Vocabulary vocab = _vocabulary(stem, synsets)
+    cdef int* h = NULL
+    cdef int* rr = NULL
+    cdef int* positions = NULL  # every distinct reference word's candidate positions, in turn
+    cdef int* first = NULL  # per distinct reference word: where its positions start, how many, how often
+    cdef int* many = NULL
+    cdef int* times = NULL
+    cdef int* hyp_cover = NULL
+    cdef Py_ssize_t positions_len = 0, positions_capacity = 0
+    cdef list per_word = [], per_ref, fixed, found
+    if len(vocab.ids) + n + m > WORD_LIMIT:
+        vocab.restart()
+    h = <int*> malloc((n + 1) * sizeof(int))
+    rr = <int*> malloc((m + 1) * sizeof(int))
+    first = <int*> malloc((m + 1) * sizeof(int))
+    many = <int*> malloc((m + 1) * sizeof(int))
+    times = <int*> malloc((m + 1) * sizeof(int))
+    try:
+        if h == NULL or rr == NULL or first == NULL or many == NULL or times == NULL:
+            raise MemoryError()
+        for i in range(n):
+            h[i] = vocab.word_id(hyp[i])
+        for j in range(m):
+            rr[j] = vocab.word_id(ref[j])
+        vocab.stamp += 1
+        for i in range(n):
+            w = h[i]
+            if vocab.in_hyp[w] == vocab.stamp:
+                continue
+            vocab.in_hyp[w] = vocab.stamp
+            if use_synonym:
+                for k in range(vocab.syn_start[w], vocab.syn_start[w] + vocab.syn_count[w]):
+                    s = vocab.pool[k]
+                    if vocab.syn_in_hyp[s] != vocab.stamp:
+                        vocab.syn_in_hyp[s] = vocab.stamp
+                        vocab.hyp_words_with[s] = 1
+                    else:
+                        vocab.hyp_words_with[s] += 1
+        per_ref = [None] * m
+        for j in range(m):
+            r = rr[j]
+            if vocab.in_ref[r] == vocab.stamp:
+                d = vocab.ref_slot[r]
+                times[d] += 1
+                per_ref[j] = per_word[d]
+                continue
+            vocab.in_ref[r] = vocab.stamp
+            vocab.ref_slot[r] = <int> n_distinct
+            found = []
+            start = positions_len
+            if positions_capacity < positions_len + 3 * n:  # room for every module's positions
+                _grow(<void**> &positions, &positions_capacity, positions_len + 3 * n, sizeof(int))
+            if use_exact and vocab.in_hyp[r] == vocab.stamp:
+                for i in range(n):
+                    if h[i] == r:
+                        found.append(exact[i])
+                        positions[positions_len] = <int> i
+                        positions_len += 1
+            if use_stem:
+                s = vocab.stem_of[r]
+                for i in range(n):
+                    if h[i] != r and vocab.stem_of[h[i]] == s:
+                        found.append(stemmed[i])
+                        positions[positions_len] = <int> i
+                        positions_len += 1
+            if use_synonym and vocab.syn_count[r]:
+                # beam's test: a synset that another hypothesis word has (r itself, if it is in
+                # the hypothesis, accounts for one hypothesis word of each of its synsets)
+                q = 2 if vocab.in_hyp[r] == vocab.stamp else 1
+                hit = False
+                for k in range(vocab.syn_start[r], vocab.syn_start[r] + vocab.syn_count[r]):
+                    s = vocab.pool[k]
+                    if vocab.syn_in_hyp[s] == vocab.stamp and vocab.hyp_words_with[s] >= q:
+                        hit = True
+                        break
+                if hit:
+                    vocab.ref_stamp += 1
+                    for k in range(vocab.syn_start[r], vocab.syn_start[r] + vocab.syn_count[r]):
+                        vocab.mine[vocab.pool[k]] = vocab.ref_stamp
+                    for i in range(n):
+                        w = h[i]
+                        if w == r:
+                            continue
+                        for k in range(vocab.syn_start[w], vocab.syn_start[w] + vocab.syn_count[w]):
+                            if vocab.mine[vocab.pool[k]] == vocab.ref_stamp:
+                                found.append(synonym[i])
+                                positions[positions_len] = <int> i
+                                positions_len += 1
+                                break
+            first[n_distinct] = <int> start
+            many[n_distinct] = <int> (positions_len - start)
+            times[n_distinct] = 1
+            n_distinct += 1
+            per_word.append(tuple(found))
+            per_ref[j] = per_word[n_distinct - 1]
+        if not with_fixed:
+            return per_ref, None
+        # One-word matches: a reference position's coverage is its number of candidates; a hyp
+        # word's is the number of reference positions whose candidates hold it.
+        hyp_cover = <int*> malloc((n + 1) * sizeof(int))
+        if hyp_cover == NULL:
+            raise MemoryError()
+        memset(hyp_cover, 0, (n + 1) * sizeof(int))
+        for d in range(n_distinct):
+            for k in range(first[d], first[d] + many[d]):
+                hyp_cover[positions[k]] += times[d]
+        fixed = [None] * m
+        for j in range(m):
+            d = vocab.ref_slot[rr[j]]
+            if many[d] == 1 and hyp_cover[positions[first[d]]] == 1:
+                fixed[j] = (<tuple> per_word[d])[0]
+        return per_ref, fixed
+    finally:
+        free(h)
+        free(rr)
+        free(first)
+        free(many)
+        free(times)
+        free(positions)
+        free(hyp_cover)
