@@ -250,7 +250,7 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
 def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
     """An empty word, a word holding a space (its phrases would join differently) or a lone
     surrogate (no UTF-8): the twin answers None and beam's own code runs (same result through
-    _add_paraphrases either way)."""
+    beam._paraphrases either way)."""
     from meteor_core.align import beam
     from meteor_core.align.search import Budget
 
@@ -261,7 +261,8 @@ def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
         assert twin.matches(hyp, ref, table, Budget(), 10, beam._PARAPHRASE) is None
         assert twin.matches(ref, hyp, table, Budget(), 10, beam._PARAPHRASE) is None
     per_ref = [()] * 3
-    joined, spans, whole = beam._add_paraphrases(["the", "cat", ""], ["a", "cat", "sat"], per_ref, table, Budget())
+    extra, spans, whole = beam._paraphrases(["the", "cat", ""], ["a", "cat", "sat"], table, Budget())
+    joined = beam._joined(per_ref, extra, Budget())
     # "a" -> "the" from the reference's side, "the cat" -> "a cat" from the hypothesis's
     p = beam._PARAPHRASE
     assert joined[0] == ((0, 1, 1, 0, p, 0b1), (0, 2, 2, 2, p, 0b11)) and spans == [(0, 2)] and whole
@@ -361,3 +362,48 @@ def test_the_c_word_candidates_are_the_python_ones_on_the_whole_set():
         for stages in _STAGE_SETS[:4]:
             for pure, c_data in _both_word_candidate_builders(twin, hyp, ref_words, stages, config):
                 assert pure == c_data, (k, stages)
+
+
+def _both_joins(twin, hyp, ref, table, limit):
+    """beam._joined with beam._fixed_matches, and the twin's joined_and_fixed, on one pair's
+    candidates and paraphrase matches (limit: a budget that may cut): the joined candidates, the
+    fixed matches and the work spent."""
+    from meteor_core import MeteorConfig
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    per_ref, _ = beam._word_candidates(hyp, ref, ("exact", "stem", "synonym"), config, False)
+    found = []
+    for c_data in (False, True):
+        budget = Budget() if limit is None else Budget(limit)
+        extra, spans, _ = beam._paraphrase_matches(hyp, ref, table, budget)
+        if c_data:
+            joined, fixed = twin.joined_and_fixed(per_ref, extra, spans, len(hyp), budget)
+        else:
+            joined = beam._joined(per_ref, extra, budget)
+            fixed = beam._fixed_matches(joined, len(hyp), spans)
+        found.append((joined, fixed, budget.used, budget.exhausted, budget.stopped_by))
+    return found
+
+
+@needs_build
+def test_the_c_join_and_fixed_matches_are_the_python_ones_on_random_small_cases():
+    """beam._joined and beam._fixed_matches against the twin's joined_and_fixed, on random pairs
+    with phrases of a small table (candidates shared by repeated words, phrases covering several
+    words on either side), with budgets that run out anywhere."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    table = _small_paraphrase_table()
+    words = ["the", "a", "cat", "cats", "sat", "big", "large", "on", "mat", "of", "café", "über", "dog"]
+    sentence = st.one_of(st.lists(st.sampled_from(words), max_size=12), st.lists(st.sampled_from(words), max_size=70))
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 1, 10, 50, 300]))
+    def same(hyp, ref, limit):
+        pure, c_data = _both_joins(twin, hyp, ref, table, limit)
+        assert pure == c_data
+
+    same()

@@ -21,7 +21,7 @@ The same steps, read line by line from them; only the data differ:
   offset and end bytes, so a common phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
-beam._add_paraphrases calls ``matches`` when this module is built and up to date; it answers
+beam._paraphrases calls ``matches`` when this module is built and up to date; it answers
 None for sentences whose words it cannot slice alike (an empty word, one with a space, or one
 that is not valid UTF-8), and beam's own code runs for them.
 """

@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""meteor15's exact, stem and synonym candidates on words as int ids: the compiled twin of
-beam._word_candidates, which stays the reference (tests hold every result of both identical).
+"""meteor15's exact, stem and synonym candidates on words as int ids, and their join with the
+paraphrase matches: the compiled twin of beam._word_candidates, and of beam._joined with
+beam._fixed_matches, which stay the reference (tests hold every result of both identical).
 
 The same candidates, in the same order, from the same stem and synonym functions; only the data
 differ:
@@ -15,8 +16,12 @@ differ:
 * the fixed matches of a pair without paraphrases are counted on the candidates' positions.
 The candidates are beam's own shared tuples (beam._SINGLES, passed in), one tuple per distinct
 reference word, shared by the positions that hold it, as beam.py makes them.
+``joined_and_fixed`` joins each position's paraphrase matches to its candidates as beam._joined
+(spending the same work), then counts how many candidates cover each word, on both sides, in C
+arrays (each shared tuple once, times the positions holding it, as beam._fixed_matches counts).
 """
-from libc.stdlib cimport free, malloc, realloc
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
 # Interned words kept at most (resources.MEMO_LIMIT): past it the vocabulary starts again, so
@@ -286,3 +291,82 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
         free(times)
         free(positions)
         free(hyp_cover)
+
+
+cdef inline Py_ssize_t _item(tuple cand, Py_ssize_t k):
+    return <Py_ssize_t> (<object> PyTuple_GET_ITEM(cand, k))
+
+
+def joined_and_fixed(list per_ref, list extra, list spans, Py_ssize_t n_h, budget):
+    """beam._joined then beam._fixed_matches on C counts: (each position's candidates with its
+    paraphrase matches after them, the fixed matches). The work spent is beam._joined's, in the
+    same order."""
+    cdef Py_ssize_t m = len(per_ref), j, k, c, slot, mask, i, nh, nr, times, n_slots = 16
+    cdef list joined = [None] * m, fixed
+    cdef tuple cands, cand
+    cdef list more
+    cdef int* hyp_cover = NULL
+    cdef int* ref_cover = NULL
+    cdef void** keys = NULL  # an open-addressing set of the distinct candidate tuples (shared by
+    cdef Py_ssize_t* counts = NULL  # the positions of a word) and how many positions hold each
+    cdef bint alone
+    for j in range(m):
+        cands = <tuple> per_ref[j]
+        more = <list> extra[j]
+        if more:  # a position's own tuple, no longer shared with the others of its word: work to count
+            budget.spend(len(cands) + len(more))
+            cands = cands + tuple(more)
+        joined[j] = cands
+    while n_slots < 2 * m:
+        n_slots *= 2
+    mask = n_slots - 1
+    hyp_cover = <int*> calloc(n_h + 1, sizeof(int))
+    ref_cover = <int*> calloc(m + 1, sizeof(int))
+    keys = <void**> calloc(n_slots, sizeof(void*))
+    counts = <Py_ssize_t*> calloc(n_slots, sizeof(Py_ssize_t))
+    try:
+        if hyp_cover == NULL or ref_cover == NULL or keys == NULL or counts == NULL:
+            raise MemoryError()
+        for j in range(m):
+            cands = <tuple> joined[j]
+            ref_cover[j] = <int> len(cands)  # one-word candidates cover their own position
+            slot = ((<size_t> <void*> cands) >> 4) & mask
+            while keys[slot] != NULL and keys[slot] != <void*> cands:
+                slot = (slot + 1) & mask
+            keys[slot] = <void*> cands
+            counts[slot] += 1
+        for j, nr in spans:
+            for k in range(j + 1, j + nr):
+                ref_cover[k] += 1
+        for slot in range(n_slots):
+            if keys[slot] == NULL:
+                continue
+            cands = <tuple> keys[slot]
+            times = counts[slot]
+            for c in range(len(cands)):
+                cand = <tuple> PyTuple_GET_ITEM(cands, c)
+                i, nh = _item(cand, 0), _item(cand, 1)
+                for k in range(i, i + nh):
+                    hyp_cover[k] += times
+        fixed = [None] * m
+        for j in range(m):
+            cands = <tuple> joined[j]
+            if len(cands) != 1:
+                continue
+            cand = <tuple> PyTuple_GET_ITEM(cands, 0)
+            i, nh, nr = _item(cand, 0), _item(cand, 1), _item(cand, 2)
+            alone = True
+            for k in range(j, j + nr):
+                if ref_cover[k] != 1:
+                    alone = False
+            for k in range(i, i + nh):
+                if hyp_cover[k] != 1:
+                    alone = False
+            if alone:
+                fixed[j] = cand
+        return joined, fixed
+    finally:
+        free(hyp_cover)
+        free(ref_cover)
+        free(keys)
+        free(counts)
