@@ -204,8 +204,9 @@ def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
 
 
 def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
-    path = str(jar_resources.paraphrase_path(config.language)) if config.paraphrase_table == "jar" else config.paraphrase_table
-    return jar_resources.paraphrase_table(path)
+    if config.paraphrase_table == "jar":
+        return jar_resources.jar_paraphrase_table(config.language)
+    return jar_resources.paraphrase_table(config.paraphrase_table)
 
 
 def _paraphrases(hyp, ref, table: jar_resources.ParaphraseTable,
