@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, ted_lines
 from meteor_core import _accel
 
 BUILT = all(_accel._has_binary(m) for m in _accel.BUILT)
@@ -407,3 +407,88 @@ def test_the_c_join_and_fixed_matches_are_the_python_ones_on_random_small_cases(
         assert pure == c_data
 
     same()
+
+
+def _norm_twin():
+    twin = _accel.twin("meteor_core._norm_line")
+    assert twin is not None
+    return twin
+
+
+@needs_build
+def test_the_c_norm_line_classes_are_the_jars_over_every_code_point():
+    """The twin's letters, digits and spaced symbols are tokenize's regex classes (the jar's
+    Normalizer ranges, ASCII digits, Java's \\s) for every code point."""
+    import re
+
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    alpha, digit = re.compile(f"[{tokenize._ALPHA}]"), re.compile("[0-9]")
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        c = chr(code)
+        expected = (bool(alpha.fullmatch(c)), bool(digit.fullmatch(c)), bool(tokenize._SEP_OTHER.fullmatch(c)))
+        assert twin.char_classes(c) == expected, hex(code)
+
+
+# Characters where -norm's rules turn: every pattern's middle and classes, both sides of each
+# letter range's ends, quotes, dashes, Java's spaces and others it does not split at.
+_NORM_CHARS = (list("aZs09 .,'`-\t\n\x0b\f\rDOTMULTI\"$(")
+               + ["\u2018", "\u2019", "\u201c", "\u201d", "\u2013", "\u2014", "\u2026", "\xa0", "\u2000", "\x1c",
+                  "\u0301", "\U0001F600", "\u00bf", "\u00c0", "\u00d6", "\u00d7", "\u00d8", "\u00f6", "\u00f7",
+                  "\u00f8", "\u017e", "\u017f", "\u0160", "\u0178", "\u03ff", "\u0400", "\u04ff", "\u0500",
+                  "\u0527", "\u0528", "\ua63f", "\ua640", "\ua66e", "\ua66f", "\ua67d", "\ua67e", "\ua697",
+                  "\ua698", "\u1cff", "\u1d00", "\u1d7f", "\u1d80", "\u0660", "\uff10", "\u4e2d"])
+
+
+@needs_build
+def test_the_c_norm_line_is_the_python_one_on_random_strings():
+    """tokenize._spaced_line against its C twin on random strings over the characters where the
+    rules turn (runs of commas, apostrophes, hyphens, quotes; letters at the ends of the jar's
+    ranges; digits of other scripts): the same line, character for character, or None exactly
+    where the line holds a run of dots or DOTMULTI (tokenize's own code then runs)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    text = st.one_of(st.text(st.sampled_from(_NORM_CHARS), max_size=40), st.text(max_size=30))
+
+    @settings(max_examples=10_000, deadline=None, derandomize=True)
+    @given(text)
+    def same(line):
+        found = twin.spaced_line(line)
+        if found is None:
+            assert ".." in line or "DOTMULTI" in line
+        else:
+            assert found == tokenize._spaced_line(line, "en")
+
+    same()
+
+
+@needs_build
+def test_the_c_norm_line_is_the_python_one_on_real_text():
+    """Every line of the bundled TED set (detokenised), of the MQM zh-en set (English references
+    and hypotheses, Chinese sources) and, where it is beside the checkout, of the shared TED set
+    (tokenised too): the same line in C and in Python."""
+    import gzip
+
+    from bench.bench_core import DATA
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    lines = [line for name in ("ref", "sys1", "sys2") for line in ted_lines(name)]
+    with gzip.open(ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz", "rt", encoding="utf-8") as rows:
+        lines += [v for row in rows for v in json.loads(row).values() if isinstance(v, str)]
+    if DATA.is_dir():
+        lines += [line for path in sorted(DATA.glob("*.eng")) for line in path.read_text(encoding="utf-8").splitlines()]
+    checked = 0
+    for line in lines:
+        found = twin.spaced_line(line)
+        if found is not None:
+            assert found == tokenize._spaced_line(line, "en"), line
+            checked += 1
+    assert len(lines) > 10_000 and checked > 0.99 * len(lines)
