@@ -18,8 +18,8 @@ The same steps, read line by line from them; only the data differ:
   rejects most paraphrases before their entries in the cache or the mapped pool are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
-  recently used first) and a paraphrase's CRC-32, length,
-  offset and end bytes, so a common phrase ("of the") does not probe the mapped file again;
+  recently used first) and a paraphrase's CRC-32, length, offset and end bytes, so a common
+  phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
 beam._paraphrases calls ``matches`` when this module is built and up to date; it answers
