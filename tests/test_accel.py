@@ -345,6 +345,26 @@ def test_the_c_word_candidates_are_the_python_ones_on_random_small_cases():
 
 
 @needs_build
+def test_the_c_word_candidates_stay_the_same_when_the_vocabulary_starts_again(monkeypatch):
+    """Past its word limit the twin's vocabulary forgets every word and interns them again: with
+    a limit of a few pairs' words, the candidates stay the Python ones across many restarts."""
+    import random
+
+    from meteor_core import MeteorConfig
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    monkeypatch.setattr(twin, "word_limit", 40)
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    words = ["the", "a", "cat", "cats", "sat", "sit", "big", "large", "great", "on", "mat", "xqzt", "run", "ran"]
+    rng = random.Random(7)
+    for _ in range(500):
+        hyp = [rng.choice(words) for _ in range(rng.randrange(15))]
+        ref = [rng.choice(words) + rng.choice(["", "", "s", "ning"]) for _ in range(rng.randrange(15))]
+        for pure, c_data in _both_word_candidate_builders(twin, hyp, ref, _STAGE_SETS[0], config):
+            assert pure == c_data
+
+
+@needs_build
 def test_the_c_word_candidates_are_the_python_ones_on_the_whole_set():
     """Every pair of the bundled TED set, both ways round, tokenised as meteor15 does, in every
     module set: the same candidates, fixed matches and shared tuples."""

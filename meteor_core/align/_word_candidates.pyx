@@ -25,8 +25,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
 # Interned words kept at most (resources.MEMO_LIMIT): past it the vocabulary starts again, so
-# memory stays bounded by a vocabulary, not by the corpus.
-DEF WORD_LIMIT = 500_000
+# memory stays bounded by a vocabulary, not by the corpus. (A module attribute: tests lower it.)
+word_limit = 500_000
 
 
 cdef int _grow(void** array, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) except -1:
@@ -181,7 +181,7 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
     cdef int* hyp_cover = NULL
     cdef Py_ssize_t positions_len = 0, positions_capacity = 0
     cdef list per_word = [], per_ref, fixed, found
-    if len(vocab.ids) + n + m > WORD_LIMIT:
+    if len(vocab.ids) + n + m > <Py_ssize_t> word_limit:
         vocab.restart()
     h = <int*> malloc((n + 1) * sizeof(int))
     rr = <int*> malloc((m + 1) * sizeof(int))
