@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from . import _accel
 from .resources import MEMO_LIMIT, WordMemo, nonbreaking_prefixes
 
 # One pass finds words (inner - ' . kept: "e-mail", "rock'n'roll", "ifidie.net"), numbers,
@@ -216,6 +217,8 @@ _APOSTROPHES_FR = (  # French: contractions split to the left ("l' homme")
 _PUNCT_STRIP = re.compile(f"[^{_ALNUM}]+")  # -noPunct: every character outside the jar's alnum set
 _DOTMULTI_RUN = re.compile(r"DOTMULTI(\.*)")  # a protected run and the dots still after it
 _DOTS_PROTECTED = re.compile(r"(?:DOT)+MULTI")  # what the jar turns back into dots
+# _spaced_line in C (_norm_line.pyx) for English, when built and up to date (else None).
+_C_LINE = _accel.twin("meteor_core._norm_line")
 
 
 def meteor_norm(text: str, language: str = "en") -> list[str]:
@@ -251,6 +254,26 @@ _APOSTROPHE_RULES = {"en": "en", "fr": "fr"}
 
 def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], list[str]], odd_spaces: bool,
                  apostrophes: str = "en", keep_punctuation: bool = True) -> list[str]:
+    line = _C_LINE.spaced_line(text) if _C_LINE is not None and apostrophes == "en" else None
+    if line is None:
+        line = _spaced_line(text, apostrophes)
+    words = split(line)
+    # (a dot after a space starts a token: only one after another character can end a word)
+    if line.count(".") != line.count(" .") and _DOTTED_WORD.search(line):
+        words = _split_final_dots(words, prefixes)
+    if "MULTI" in line:  # (dropping the dots of "DOT.MULTI." also makes a "DOTMULTI" the jar unescapes)
+        words = split(_DOTS_PROTECTED.sub(_as_dots, " ".join(words)))
+    if not keep_punctuation:
+        words = split(_PUNCT_STRIP.sub(" ", " ".join(words)))
+    if odd_spaces:
+        words = split(_UNICODE_SPACE.sub(" ", " ".join(words)))
+    return words
+
+
+def _spaced_line(text: str, apostrophes: str = "en") -> str:
+    """normalizeLine's replacements, before the line is split into words: symbols, runs of dots,
+    commas, quotes, hyphens and apostrophes spaced or replaced as the jar does. (Its C twin, for
+    English lines without runs of dots: _norm_line.pyx.)"""
     line = _SEP_OTHER.sub(_SPACED, " " + text + " ")
     digits = _HAS_DIGIT.search(line) is not None  # (the patterns that need a digit are skipped without)
     if ".." in line or "DOTMULTI" in line:
@@ -273,17 +296,7 @@ def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], lis
                 line = _sub_near(pattern, replacement, line, "'")
         else:
             line = line.replace("'", " ' ")
-    words = split(line)
-    # (a dot after a space starts a token: only one after another character can end a word)
-    if line.count(".") != line.count(" .") and _DOTTED_WORD.search(line):
-        words = _split_final_dots(words, prefixes)
-    if "MULTI" in line:  # (dropping the dots of "DOT.MULTI." also makes a "DOTMULTI" the jar unescapes)
-        words = split(_DOTS_PROTECTED.sub(_as_dots, " ".join(words)))
-    if not keep_punctuation:
-        words = split(_PUNCT_STRIP.sub(" ", " ".join(words)))
-    if odd_spaces:
-        words = split(_UNICODE_SPACE.sub(" ", " ".join(words)))
-    return words
+    return line
 
 
 def _as_dots(match: re.Match) -> str:

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, ted_lines
 from meteor_core import _accel
 
 BUILT = all(_accel._has_binary(m) for m in _accel.BUILT)
@@ -250,7 +250,7 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
 def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
     """An empty word, a word holding a space (its phrases would join differently) or a lone
     surrogate (no UTF-8): the twin answers None and beam's own code runs (same result through
-    _add_paraphrases either way)."""
+    beam._paraphrases either way)."""
     from meteor_core.align import beam
     from meteor_core.align.search import Budget
 
@@ -261,7 +261,8 @@ def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
         assert twin.matches(hyp, ref, table, Budget(), 10, beam._PARAPHRASE) is None
         assert twin.matches(ref, hyp, table, Budget(), 10, beam._PARAPHRASE) is None
     per_ref = [()] * 3
-    joined, spans, whole = beam._add_paraphrases(["the", "cat", ""], ["a", "cat", "sat"], per_ref, table, Budget())
+    extra, spans, whole = beam._paraphrases(["the", "cat", ""], ["a", "cat", "sat"], table, Budget())
+    joined = beam._joined(per_ref, extra, Budget())
     # "a" -> "the" from the reference's side, "the cat" -> "a cat" from the hypothesis's
     p = beam._PARAPHRASE
     assert joined[0] == ((0, 1, 1, 0, p, 0b1), (0, 2, 2, 2, p, 0b11)) and spans == [(0, 2)] and whole
@@ -292,3 +293,222 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_the_whole_set():
             assert c_data[0] is not None and pure == c_data, (k, limit)
             cut += bool(limit and c_data[3])
     assert cut > 1000  # the small budgets did cut (at many different points)
+
+
+def _both_word_candidate_builders(twin, hyp, ref, stages, config):
+    """beam._word_candidates and its C twin (_word_candidates.pyx) on one pair, with and without
+    the fixed matches: the candidates, fixed matches and which positions share a tuple."""
+    from meteor_core import resources
+    from meteor_core.align import beam
+
+    n = len(hyp)
+    stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
+    synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+    found = []
+    for with_fixed in (True, False):
+        pure = beam._word_candidates(hyp, ref, stages, config, with_fixed)
+        c_data = twin.candidates(hyp, ref, "exact" in stages, stem, synsets, *(beam._SINGLES[s].upto(n) for s in (
+            beam._EXACT, beam._STEM, beam._SYNONYM)), with_fixed)
+        found.append(tuple((per_ref, fixed, [[id(a) == id(b) for b in per_ref] for a in per_ref])
+                           for per_ref, fixed in (pure, c_data)))
+    return found
+
+
+_STAGE_SETS = [("exact", "stem", "synonym"), ("exact", "stem", "synonym", "paraphrase"), ("stem",), ("synonym",),
+               ("exact", "synonym"), ("stem", "synonym", "paraphrase"), ("exact",)]
+
+
+@needs_build
+def test_the_c_word_candidates_are_the_python_ones_on_random_small_cases():
+    """beam._word_candidates against its C twin on thousands of random sentence pairs over words
+    with shared stems and synsets (repeated, non-ASCII, unknown to WordNet), every module set: the
+    same candidates in the same order, the same fixed matches, the same tuples shared."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import MeteorConfig
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    assert twin is not None
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    words = ["the", "a", "cat", "cats", "sat", "sit", "sitting", "big", "large", "great", "huge", "on", "mat",
+             "mats", "of", "small", "little", "café", "xqzt", "run", "ran", "running"]
+    sentence = st.one_of(st.lists(st.sampled_from(words), max_size=12), st.lists(st.sampled_from(words), max_size=70))
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from(_STAGE_SETS))
+    def same(hyp, ref, stages):
+        for pure, c_data in _both_word_candidate_builders(twin, hyp, ref, stages, config):
+            assert pure == c_data
+
+    same()
+
+
+@needs_build
+def test_the_c_word_candidates_stay_the_same_when_the_vocabulary_starts_again(monkeypatch):
+    """Past its word limit the twin's vocabulary forgets every word and interns them again: with
+    a limit of a few pairs' words, the candidates stay the Python ones across many restarts."""
+    import random
+
+    from meteor_core import MeteorConfig
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    monkeypatch.setattr(twin, "word_limit", 40)
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    words = ["the", "a", "cat", "cats", "sat", "sit", "big", "large", "great", "on", "mat", "xqzt", "run", "ran"]
+    rng = random.Random(7)
+    for _ in range(500):
+        hyp = [rng.choice(words) for _ in range(rng.randrange(15))]
+        ref = [rng.choice(words) + rng.choice(["", "", "s", "ning"]) for _ in range(rng.randrange(15))]
+        for pure, c_data in _both_word_candidate_builders(twin, hyp, ref, _STAGE_SETS[0], config):
+            assert pure == c_data
+
+
+@needs_build
+def test_the_c_word_candidates_are_the_python_ones_on_the_whole_set():
+    """Every pair of the bundled TED set, both ways round, tokenised as meteor15 does, in every
+    module set: the same candidates, fixed matches and shared tuples."""
+    from meteor_core import MeteorConfig, scorer
+
+    from conftest import ted_lines
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    config = MeteorConfig.meteor15()
+    ref = ted_lines("ref")
+    pairs = [(scorer._prepare(h, config)[1], scorer._prepare(r, config)[1]) for system in ("sys1", "sys2")
+             for h, r in zip(ted_lines(system), ref)]
+    assert len(pairs) == 2400
+    for k, (hyp, ref_words) in enumerate(pairs):
+        for stages in _STAGE_SETS[:4]:
+            for pure, c_data in _both_word_candidate_builders(twin, hyp, ref_words, stages, config):
+                assert pure == c_data, (k, stages)
+
+
+def _both_joins(twin, hyp, ref, table, limit):
+    """beam._joined with beam._fixed_matches, and the twin's joined_and_fixed, on one pair's
+    candidates and paraphrase matches (limit: a budget that may cut): the joined candidates, the
+    fixed matches and the work spent."""
+    from meteor_core import MeteorConfig
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    per_ref, _ = beam._word_candidates(hyp, ref, ("exact", "stem", "synonym"), config, False)
+    found = []
+    for c_data in (False, True):
+        budget = Budget() if limit is None else Budget(limit)
+        extra, spans, _ = beam._paraphrase_matches(hyp, ref, table, budget)
+        if c_data:
+            joined, fixed = twin.joined_and_fixed(per_ref, extra, spans, len(hyp), budget)
+        else:
+            joined = beam._joined(per_ref, extra, budget)
+            fixed = beam._fixed_matches(joined, len(hyp), spans)
+        found.append((joined, fixed, budget.used, budget.exhausted, budget.stopped_by))
+    return found
+
+
+@needs_build
+def test_the_c_join_and_fixed_matches_are_the_python_ones_on_random_small_cases():
+    """beam._joined and beam._fixed_matches against the twin's joined_and_fixed, on random pairs
+    with phrases of a small table (candidates shared by repeated words, phrases covering several
+    words on either side), with budgets that run out anywhere."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    table = _small_paraphrase_table()
+    words = ["the", "a", "cat", "cats", "sat", "big", "large", "on", "mat", "of", "café", "über", "dog"]
+    sentence = st.one_of(st.lists(st.sampled_from(words), max_size=12), st.lists(st.sampled_from(words), max_size=70))
+
+    @settings(max_examples=3000, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 1, 10, 50, 300]))
+    def same(hyp, ref, limit):
+        pure, c_data = _both_joins(twin, hyp, ref, table, limit)
+        assert pure == c_data
+
+    same()
+
+
+def _norm_twin():
+    twin = _accel.twin("meteor_core._norm_line")
+    assert twin is not None
+    return twin
+
+
+@needs_build
+def test_the_c_norm_line_classes_are_the_jars_over_every_code_point():
+    """The twin's letters, digits and spaced symbols are tokenize's regex classes (the jar's
+    Normalizer ranges, ASCII digits, Java's \\s) for every code point."""
+    import re
+
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    alpha, digit = re.compile(f"[{tokenize._ALPHA}]"), re.compile("[0-9]")
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        c = chr(code)
+        expected = (bool(alpha.fullmatch(c)), bool(digit.fullmatch(c)), bool(tokenize._SEP_OTHER.fullmatch(c)))
+        assert twin.char_classes(c) == expected, hex(code)
+
+
+# Characters where -norm's rules turn: every pattern's middle and classes, both sides of each
+# letter range's ends, quotes, dashes, Java's spaces and others it does not split at.
+_NORM_CHARS = (list("aZs09 .,'`-\t\n\x0b\f\rDOTMULTI\"$(")
+               + ["\u2018", "\u2019", "\u201c", "\u201d", "\u2013", "\u2014", "\u2026", "\xa0", "\u2000", "\x1c",
+                  "\u0301", "\U0001F600", "\u00bf", "\u00c0", "\u00d6", "\u00d7", "\u00d8", "\u00f6", "\u00f7",
+                  "\u00f8", "\u017e", "\u017f", "\u0160", "\u0178", "\u03ff", "\u0400", "\u04ff", "\u0500",
+                  "\u0527", "\u0528", "\ua63f", "\ua640", "\ua66e", "\ua66f", "\ua67d", "\ua67e", "\ua697",
+                  "\ua698", "\u1cff", "\u1d00", "\u1d7f", "\u1d80", "\u0660", "\uff10", "\u4e2d"])
+
+
+@needs_build
+def test_the_c_norm_line_is_the_python_one_on_random_strings():
+    """tokenize._spaced_line against its C twin on random strings over the characters where the
+    rules turn (runs of commas, apostrophes, hyphens, quotes; letters at the ends of the jar's
+    ranges; digits of other scripts): the same line, character for character, or None exactly
+    where the line holds a run of dots or DOTMULTI (tokenize's own code then runs)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    text = st.one_of(st.text(st.sampled_from(_NORM_CHARS), max_size=40), st.text(max_size=30))
+
+    @settings(max_examples=10_000, deadline=None, derandomize=True)
+    @given(text)
+    def same(line):
+        found = twin.spaced_line(line)
+        if found is None:
+            assert ".." in line or "DOTMULTI" in line
+        else:
+            assert found == tokenize._spaced_line(line, "en")
+
+    same()
+
+
+@needs_build
+def test_the_c_norm_line_is_the_python_one_on_real_text():
+    """Every line of the bundled TED set (detokenised), of the MQM zh-en set (English references
+    and hypotheses, Chinese sources) and, where it is beside the checkout, of the shared TED set
+    (tokenised too): the same line in C and in Python."""
+    import gzip
+
+    from bench.bench_core import DATA
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    lines = [line for name in ("ref", "sys1", "sys2") for line in ted_lines(name)]
+    with gzip.open(ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz", "rt", encoding="utf-8") as rows:
+        lines += [v for row in rows for v in json.loads(row).values() if isinstance(v, str)]
+    if DATA.is_dir():
+        lines += [line for path in sorted(DATA.glob("*.eng")) for line in path.read_text(encoding="utf-8").splitlines()]
+    checked = 0
+    for line in lines:
+        found = twin.spaced_line(line)
+        if found is not None:
+            assert found == tokenize._spaced_line(line, "en"), line
+            checked += 1
+    assert len(lines) > 10_000 and checked > 0.99 * len(lines)

@@ -483,6 +483,29 @@ def test_the_jar_is_looked_for_on_disk_once_per_path(tiny_jar, monkeypatch, tmp_
     assert len(looked) == 3
 
 
+def test_the_jars_paraphrase_table_is_looked_for_once_per_place(tiny_jar, monkeypatch, tmp_path):
+    """meteor15 asks for the jar's paraphrase table on every segment: it is looked for (a stat of
+    the jar) once while the variables that place it stay the same; a table or a jar named later
+    is looked for again, and a missing one fails at once."""
+    from meteor_core import jar_resources
+    from meteor_core.align import beam
+    from meteor_core.jar_resources import JarMissingError
+    table = tmp_path / "table.txt"
+    table.write_text("0.5\nbig dog\nlarge dog\n", encoding="utf-8")
+    monkeypatch.setenv("METEOR_PARAPHRASE", str(table))
+    config = MeteorConfig.meteor15()  # (which asks whether the table is there)
+    looked, real = [], jar_resources.paraphrase_path
+    monkeypatch.setattr(jar_resources, "paraphrase_path", lambda language="en": looked.append(1) or real(language))
+    found = [beam._paraphrase_table(config) for _ in range(5)]
+    assert len(looked) == 1 and found[0].lookup("big dog") == ("large dog",) and all(t is found[0] for t in found)
+    monkeypatch.delenv("METEOR_PARAPHRASE")
+    monkeypatch.setenv("METEOR_JAR", str(tmp_path / "elsewhere.jar"))
+    for _ in range(2):
+        with pytest.raises(JarMissingError):
+            beam._paraphrase_table(config)
+    assert len(looked) == 3
+
+
 def test_without_a_jar_meteor15_says_how_to_get_one(monkeypatch, fresh_resources):
     """No jar: the meteor15 preset is still a configuration (its signature is the same as with a
     jar), but scoring raises JarMissingError naming the fix; WordNet synonyms do not replace the

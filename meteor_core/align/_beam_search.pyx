@@ -7,7 +7,8 @@ The same steps as beam._search, read line by line from it; only the data differ:
   its node in the parent arena, its used-words bit set in a pool of 64-bit words);
 * the chosen matches are a parent arena of (parent node, ref position, candidate index) entries,
   read back into beam's tuple chain once the search ends;
-* the jar's stable sort is a stable merge sort of the paths by key;
+* the jar's stable sort is a stable sort of the paths by key (insertion for a beam's worth,
+  else merge);
 * the work budget is spent at the same places with the same amounts, so cuts fall at the same
   reference positions.
 beam.align_meteor_beam calls ``search`` when this module is built and up to date, else its own
@@ -170,6 +171,18 @@ cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
 
 
 cdef int _sort(_Paths paths) except -1:
+    cdef Path* items = paths.items
+    cdef Path moving
+    cdef Py_ssize_t k, at
+    if paths.n <= 2 * BEAM_SIZE:  # (most sorts: a beam's worth) stable insertion, no scratch
+        for k in range(1, paths.n):
+            moving = items[k]
+            at = k
+            while at > 0 and items[at - 1].key > moving.key:
+                items[at] = items[at - 1]
+                at -= 1
+            items[at] = moving
+        return 0
     cdef Path* scratch = <Path*> malloc(paths.n * sizeof(Path))
     if scratch == NULL:
         raise MemoryError()

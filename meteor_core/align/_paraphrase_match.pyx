@@ -13,17 +13,21 @@ The same steps, read line by line from them; only the data differ:
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
   slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
   a filter on (byte length, first byte, last byte) rejecting most without hashing;
+* each phrase's paraphrases' filter keys are made once per process, when the phrase is first
+  matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
+  rejects most paraphrases before their entries in the cache or the mapped pool are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
-  phrase's lookup (its bytes -> phrase index and prefix bit) and a paraphrase's CRC-32, length,
-  offset and end bytes, so a common phrase ("of the") does not probe the mapped file again;
+  phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
+  recently used first) and a paraphrase's CRC-32, length, offset and end bytes, so a common
+  phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
-beam._add_paraphrases calls ``matches`` when this module is built and up to date; it answers
+beam._paraphrases calls ``matches`` when this module is built and up to date; it answers
 None for sentences whose words it cannot slice alike (an empty word, one with a space, or one
 that is not valid UTF-8), and beam's own code runs for them.
 """
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint32_t
 
@@ -243,6 +247,13 @@ cdef class _Table:
     cdef object table
     cdef PhraseEntry* phrases
     cdef TargetEntry* targets_seen
+    # per phrase index: its paraphrases' filter keys (slice_filter of their bytes), in file order,
+    # made when the phrase is first matched, and how many are made: a sentence's filter rejects
+    # most paraphrases, and their keys, read in a row, spare a probe into the cache or the
+    # mapped pool for each
+    cdef unsigned short** keys
+    cdef Py_ssize_t* keys_made
+    cdef Py_ssize_t n_phrases
 
     def __cinit__(self, table):
         # (calloc: the pages are the system's zero pages until an entry is written, so a process
@@ -252,6 +263,11 @@ cdef class _Table:
         if self.phrases == NULL or self.targets_seen == NULL:
             raise MemoryError()
         arrays = table.arrays()
+        self.n_phrases = len(arrays["phrase_start"]) - 1
+        self.keys = <unsigned short**> calloc(self.n_phrases + 1, sizeof(unsigned short*))
+        self.keys_made = <Py_ssize_t*> calloc(self.n_phrases + 1, sizeof(Py_ssize_t))
+        if self.keys == NULL or self.keys_made == NULL:
+            raise MemoryError()
         self.table = table
         self.pool = arrays["pool"]
         self.offsets = arrays["offsets"]
@@ -265,23 +281,58 @@ cdef class _Table:
         self.max_words = table.max_words
 
     def __dealloc__(self):
+        cdef Py_ssize_t p
         free(self.phrases)
         free(self.targets_seen)
+        if self.keys != NULL:
+            for p in range(self.n_phrases):
+                free(self.keys[p])
+        free(self.keys)
+        free(self.keys_made)
+
+    cdef const unsigned short* filter_keys(self, Py_ssize_t p, Py_ssize_t needed) except NULL:
+        """The filter keys of phrase ``p``'s first ``needed`` paraphrases (made once)."""
+        cdef unsigned short* grown
+        cdef Py_ssize_t k, made = self.keys_made[p]
+        cdef unsigned int s, offset, length
+        if made < needed:
+            grown = <unsigned short*> realloc(self.keys[p], needed * sizeof(unsigned short))
+            if grown == NULL:
+                raise MemoryError()
+            self.keys[p] = grown
+            for k in range(made, needed):
+                s = self.targets[self.phrase_start[p] + k]
+                offset = self.offsets[s]
+                length = self.offsets[s + 1] - offset
+                grown[k] = <unsigned short> slice_filter(&self.pool[offset], length)
+            self.keys_made[p] = needed
+        return self.keys[p]
 
     cdef Py_ssize_t cached_phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h,
                                   bint* prefix) noexcept nogil:
         """``phrase`` and whether the phrase begins a longer one (the prefix bit), through the
         phrase cache."""
         cdef PhraseEntry* entry
+        cdef PhraseEntry other
         cdef Py_ssize_t p
         cdef uint32_t bit = h & self.prefix_mask
         if length > CACHED_BYTES:
             prefix[0] = (self.prefix_bits[bit >> 3] >> (bit & 7)) & 1
             return self.phrase(data, length, h)
-        entry = &self.phrases[(h ^ (h >> 15) ^ <uint32_t> length) & (PHRASE_CACHE - 1)]
+        # two entries a hash (the most recently used first): phrases whose hashes meet no longer
+        # push each other out, segment after segment (1 lookup in 10 did, with one entry)
+        entry = &self.phrases[(h ^ (h >> 15) ^ <uint32_t> length) & (PHRASE_CACHE - 2)]
         if entry.used and entry.h == h and entry.length == length and memcmp(entry.bytes, data, length) == 0:
             prefix[0] = entry.prefix
             return entry.p
+        other = entry[1]
+        if other.used and other.h == h and other.length == length and memcmp(other.bytes, data, length) == 0:
+            entry[1] = entry[0]
+            entry[0] = other
+            prefix[0] = entry.prefix
+            return entry.p
+        if entry.used:
+            entry[1] = entry[0]
         p = self.phrase(data, length, h)
         entry.used, entry.h, entry.length, entry.p = 1, h, <unsigned short> length, <int> p
         entry.prefix = (self.prefix_bits[bit >> 3] >> (bit & 7)) & 1
@@ -366,9 +417,12 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_first = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_kept = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* run_phrase = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t runs
-    if run_words == NULL or run_first == NULL or run_kept == NULL:
-        free(run_words); free(run_first); free(run_kept)
+    cdef const unsigned short* keys
+    cdef unsigned short key
+    if run_words == NULL or run_first == NULL or run_kept == NULL or run_phrase == NULL:
+        free(run_words); free(run_first); free(run_kept); free(run_phrase)
         raise MemoryError()
     try:
         for pos in range(side.n):
@@ -394,6 +448,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                         run_words[runs] = end - pos
                         run_first[runs] = t.phrase_start[p]
                         run_kept[runs] = run
+                        run_phrase[runs] = p
                         runs += 1
                         total += run
                 if end < side.n and not prefix:
@@ -408,8 +463,12 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 continue
             for r in range(runs):
                 n_side = run_words[r]
-                for k in range(run_first[r], run_first[r] + run_kept[r]):
-                    s = t.targets[k]
+                keys = t.filter_keys(run_phrase[r], run_kept[r])
+                for k in range(run_kept[r]):
+                    key = keys[k]
+                    if not (other.filter[key >> 3] >> (key & 7)) & 1:
+                        continue  # (other.find would say -1 as soon as it read the key)
+                    s = t.targets[run_first[r] + k]
                     target = t.target(s)  # (a table's paraphrases are never empty: parse skips those)
                     e = other.find(target, &t.pool[target.offset])
                     if e < 0:
@@ -427,7 +486,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                     else:
                         _found_from_hyp(extra, spans, pos, n_side, n_other, other, e, stage)
     finally:
-        free(run_words); free(run_first); free(run_kept)
+        free(run_words); free(run_first); free(run_kept); free(run_phrase)
 
 
 cdef void _found_from_ref(list here, list spans, Py_ssize_t j, Py_ssize_t n_r, Py_ssize_t n_h, _Sentence hyp,

@@ -60,6 +60,8 @@ _COMPILED = not __file__.endswith(".py")
 _C_TWIN = _accel.twin("meteor_core.align._beam_search")
 # _paraphrase_matches on C data (align/_paraphrase_match.pyx), likewise.
 _C_PARAPHRASES = _accel.twin("meteor_core.align._paraphrase_match")
+# _word_candidates on words as int ids (align/_word_candidates.pyx), likewise.
+_C_WORDS = _accel.twin("meteor_core.align._word_candidates")
 
 _KEY = _FIRST = itemgetter(0)
 _GAIN = itemgetter(3)  # a candidate's coverage gain
@@ -113,7 +115,30 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
     candidate positions ascending. Each is (hyp start, hyp length, ref length, coverage gain,
     stage index, hyp words as bits). Positions holding the same word share one tuple.
     Also the fixed matches (see _fixed_matches), and whether every candidate was made (paraphrases
-    are bounded: _add_paraphrases)."""
+    are bounded: _paraphrases)."""
+    n = len(hyp)
+    phrases = "paraphrase" in stages
+    if _C_WORDS is None:
+        per_ref, fixed = _word_candidates(hyp, ref, stages, config, not phrases)
+    else:
+        stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
+        synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+        per_ref, fixed = _C_WORDS.candidates(hyp, ref, "exact" in stages, stem, synsets, _SINGLES[_EXACT].upto(n),
+                                             _SINGLES[_STEM].upto(n), _SINGLES[_SYNONYM].upto(n), not phrases)
+    if phrases:
+        extra, spans, whole = _paraphrases(hyp, ref, table, budget)
+        if _C_WORDS is None:
+            per_ref = _joined(per_ref, extra, budget)
+            return per_ref, _fixed_matches(per_ref, n, spans), whole
+        return *_C_WORDS.joined_and_fixed(per_ref, extra, spans, n, budget), whole
+    return per_ref, fixed, True
+
+
+def _word_candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
+                     with_fixed: bool) -> tuple[list[tuple], list | None]:
+    """The exact, stem and synonym candidates of _candidates, per reference position (positions
+    holding the same word share one tuple); with ``with_fixed`` also the fixed matches among
+    them (else None). (Its C twin, on words as int ids: align/_word_candidates.pyx.)"""
     n = len(hyp)
     at: dict[str, list[int]] = {}  # hyp word -> its positions
     for i, w in enumerate(hyp):
@@ -157,9 +182,8 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
                 found += [synonym[i] for i in _positions(at, related)]
         per_word[r] = tuple(found)
     per_ref = [per_word[r] for r in ref]
-    if "paraphrase" in stages:
-        per_ref, spans, whole = _add_paraphrases(hyp, ref, per_ref, table, budget)
-        return per_ref, _fixed_matches(per_ref, n, spans), whole
+    if not with_fixed:
+        return per_ref, None
     # One-word matches: a reference position's coverage is its number of candidates; a hyp
     # word's is the number of reference positions whose candidates hold it.
     hyp_cover = [0] * n
@@ -167,7 +191,7 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         times = repeats.get(r, 0) + 1
         for cand in cands:
             hyp_cover[cand[0]] += times
-    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref], True
+    return per_ref, [cands[0] if len(cands) == 1 and hyp_cover[cands[0][0]] == 1 else None for cands in per_ref]
 
 
 def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
@@ -180,25 +204,32 @@ def _positions(at: dict[str, list[int]], words: list[str]) -> list[int]:
 
 
 def _paraphrase_table(config: MeteorConfig) -> jar_resources.ParaphraseTable:
-    path = str(jar_resources.paraphrase_path(config.language)) if config.paraphrase_table == "jar" else config.paraphrase_table
-    return jar_resources.paraphrase_table(path)
+    if config.paraphrase_table == "jar":
+        return jar_resources.jar_paraphrase_table(config.language)
+    return jar_resources.paraphrase_table(config.paraphrase_table)
 
 
-def _add_paraphrases(hyp, ref, per_ref, table: jar_resources.ParaphraseTable,
-                     budget: Budget) -> tuple[list[tuple], list[tuple[int, int]], bool]:
-    """Each reference position's candidates with its paraphrase matches (_paraphrase_matches)
-    after them; the phrase spans; whether every entry was looked up (see MAX_PARAPHRASES)."""
+def _paraphrases(hyp, ref, table: jar_resources.ParaphraseTable,
+                 budget: Budget) -> tuple[list[list], list[tuple[int, int]], bool]:
+    """_paraphrase_matches (per reference position the paraphrase matches found; the phrase
+    spans; whether every entry was looked up, see MAX_PARAPHRASES), by its C twin where it is
+    built and can take the words."""
     found = None
     if _C_PARAPHRASES is not None:  # (None for words it cannot slice: then the code below)
         found = _C_PARAPHRASES.matches(hyp, ref, table, budget, MAX_PARAPHRASES, _PARAPHRASE)
-    extra, spans, whole = _paraphrase_matches(hyp, ref, table, budget) if found is None else found
+    return _paraphrase_matches(hyp, ref, table, budget) if found is None else found
+
+
+def _joined(per_ref: list[tuple], extra: list[list], budget: Budget) -> list[tuple]:
+    """Each position's candidates with the paraphrase matches found there after them. (With
+    _fixed_matches, its C twin: _word_candidates.joined_and_fixed.)"""
     joined = []
     for cands, more in zip(per_ref, extra):
         if more:  # a position's own tuple, no longer shared with the others of its word: work to count
             budget.spend(len(cands) + len(more))
             cands = cands + tuple(more)
         joined.append(cands)
-    return joined, spans, whole
+    return joined
 
 
 def _paraphrase_matches(hyp, ref, table: jar_resources.ParaphraseTable,
@@ -270,7 +301,7 @@ def _fixed_matches(per_ref: list[tuple], n_h: int, phrase_spans: list[tuple[int,
     """The jar's definite matches: a position with one candidate whose words, on both sides,
     no other candidate covers. Returns, per reference position, that candidate or None.
     ``phrase_spans``: (reference position, length) of the candidates longer than one reference
-    word (_add_paraphrases collects them as it makes them)."""
+    word (_paraphrases collects them as it makes them)."""
     # Written for speed: with paraphrases a position's candidates are its own tuple (not shared
     # by the positions holding the same word), and a long segment can hold a million of them.
     hyp_cover = [0] * n_h
