@@ -48,6 +48,7 @@ TWINS = {
     "meteor_core.align._paraphrase_match": "meteor_core.align.beam",  # beam._paraphrase_matches on C data
     "meteor_core.align._small_search": "meteor_core.align.search",  # search._SmallSearch on C arrays
     "meteor_core.align._pairwise_tables": "meteor_core.align.pairwise",  # pairwise's joint tables in C loops
+    "meteor_core.align._pairwise_search": "meteor_core.align.pairwise",  # pairwise.solve_pairwise on C arrays
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"

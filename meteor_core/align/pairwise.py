@@ -29,6 +29,7 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 """
 from __future__ import annotations
 
+import sys
 from itertools import chain, combinations
 from math import comb, prod
 
@@ -172,6 +173,10 @@ def _tables(a: Options, others: list[Options], weight: int) -> list[np.ndarray]:
     return np.hsplit(joined, cuts)
 
 
+# solve_pairwise on C arrays (align/_pairwise_search.pyx), when built and up to date.
+_C_SEARCH = _accel.twin("meteor_core.align._pairwise_search")
+
+
 def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[int], bool]:
     """The option chosen for each part, and whether the optimum was proven (False when the
     budget, a search.Budget, ran out: the best choice found is returned).
@@ -179,6 +184,8 @@ def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[in
     The incumbent comes first (coordinate descent, on the candidates' costs: no table needed),
     then the options of large parts that cannot beat it are dropped (_options_that_may_win)
     before any table is built: a large part's tables are most of the work."""
+    if _C_SEARCH is not None:
+        return _C_SEARCH.solve_pairwise(options, weight, budget, sys.modules[__name__])
     start = [int(np.argmin(values)) for _, values, _ in options]
     if all(len(values) <= FILTER_OPTIONS for _, values, _ in options):
         return _solve_options(options, weight, start, budget)
