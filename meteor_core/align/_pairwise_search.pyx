@@ -825,3 +825,54 @@ cdef tuple _solve_in_python(list unary, list table, list best, double best_value
         tables[t.k, t.m] = pairwise._laid_out(np.asarray(t.cells, dtype=np.float64).reshape(t.rows, t.columns))
     choice, proven = pairwise._solve(arrays, tables, list(best), best_value, budget)
     return [int(c) for c in choice], proven
+
+
+def complete_options(list hyps, list refs, list rows, bint adjacent):
+    """pairwise.complete_options(hyps, refs, rows, adjacent) in C loops: every monotone pairing of
+    a complete part (combinations of its longer side's tokens, in lexicographic order), its value
+    (the pairs' costs ``rows[a][b]``, less one for each link), as the same numpy arrays."""
+    import numpy as np
+
+    cdef bint by_hyp = len(hyps) <= len(refs)
+    cdef list short = hyps if by_hyp else refs, long = refs if by_hyp else hyps
+    cdef Py_ssize_t k = len(short), n = len(long), width = len(refs), count, c, q, x
+    cdef list candidates = [(i, j) for i in hyps for j in refs]
+    count = 1
+    for x in range(k):  # comb(n, k), exactly (each partial product is a binomial coefficient)
+        count = count * (n - x) // (x + 1)
+    values_array = np.empty(count, dtype=np.float64)
+    index_array = np.empty((count, k), dtype=np.intp)
+    cdef double[::1] values = values_array
+    cdef Py_ssize_t[:, ::1] index = index_array
+    cdef double[::1] costs = _doubles(len(hyps) * width)
+    cdef long long[::1] short_at = _ints(k), long_at = _ints(n), picks = _ints(k)
+    cdef list row
+    for x in range(len(hyps)):
+        row = rows[x]
+        for q in range(width):
+            costs[x * width + q] = row[q]
+    for x in range(k):
+        short_at[x] = short[x]
+        picks[x] = x
+    for x in range(n):
+        long_at[x] = long[x]
+    cdef double total
+    for c in range(count):
+        total = 0
+        for q in range(k):
+            x = q * width + picks[q] if by_hyp else picks[q] * width + q
+            index[c, q] = x
+            total += costs[x]
+            if adjacent and q > 0 and long_at[picks[q]] - long_at[picks[q - 1]] == 1 \
+                    and short_at[q] - short_at[q - 1] == 1:
+                total -= 1
+        values[c] = total
+        x = k - 1  # the next combination: the last pick that can still move on, then its followers
+        while x >= 0 and picks[x] == n - k + x:
+            x -= 1
+        if x < 0:
+            break
+        picks[x] += 1
+        for q in range(x + 1, k):
+            picks[q] = picks[q - 1] + 1
+    return candidates, values_array, index_array

@@ -55,10 +55,17 @@ def numpy_work(numbers: int, calls: int = 1) -> int:
     return CALL_UNITS * calls + numbers // NUMBERS_PER_UNIT
 
 
+# solve_pairwise and complete_options on C arrays (align/_pairwise_search.pyx), when built and up
+# to date.
+_C_SEARCH = _accel.twin("meteor_core.align._pairwise_search")
+
+
 def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], adjacent: bool) -> Options:
     """Every monotone pairing of a complete part K(a, b): min(a, b) in-order pairs. ``rows[a][b]``
     is what (hyps[a], refs[b]) costs against the fixed pairs; with ``adjacent``, consecutive pairs
     that are diagonal neighbours earn −1 (a link)."""
+    if _C_SEARCH is not None:
+        return _C_SEARCH.complete_options(hyps, refs, rows, adjacent)
     candidates = [(i, j) for i in hyps for j in refs]
     short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
     picks = _combinations(len(long), len(short))
@@ -171,10 +178,6 @@ def _tables(a: Options, others: list[Options], weight: int) -> list[np.ndarray]:
     joined = _gather_sum(np.hstack(against), a[2])  # options of a x all their options
     cuts = np.cumsum([len(b[1]) for b in others])[:-1]
     return np.hsplit(joined, cuts)
-
-
-# solve_pairwise on C arrays (align/_pairwise_search.pyx), when built and up to date.
-_C_SEARCH = _accel.twin("meteor_core.align._pairwise_search")
 
 
 def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[int], bool]:
