@@ -1,8 +1,10 @@
 """meteor2005's exact search against its C twins: the joint search of a small group of parts
-(search._SmallSearch, align/_small_search.pyx) gives the same pairs, the same proof, the same work
-spent and the same cut points, and the pairwise search's joint tables (pairwise._tables and
-_joint_matrix, align/_pairwise_tables.pyx) hold the same numbers, on every group the whole TED set
-makes and on thousands of random small cases."""
+(search._SmallSearch, align/_small_search.pyx) and of a large one (pairwise.solve_pairwise,
+align/_pairwise_search.pyx) give the same pairs, the same proof, the same work spent and the same
+cut points, and the pairwise search's joint tables (pairwise._tables and _joint_matrix,
+align/_pairwise_tables.pyx) and options (pairwise.complete_options) hold the same numbers, on
+every group the whole TED set makes, on the adversarial cases and on thousands of random small
+cases."""
 import os
 import random
 
@@ -155,6 +157,7 @@ def _recording_tables(monkeypatch):
 
     calls = []
     monkeypatch.setattr(pairwise, "_C_TABLES", None)
+    monkeypatch.setattr(pairwise, "_C_SEARCH", None)  # (the search twin builds its tables itself)
     for name, kind in (("_tables", "tables"), ("_joint_matrix", "joint")):
         real = getattr(pairwise, name)
 
@@ -211,3 +214,158 @@ def test_the_joint_tables_are_the_same_in_c_on_random_groups(monkeypatch):
         pairwise.solve_pairwise(options, weight, Budget(10**12))
     assert {kind for kind, _ in calls} == {"tables", "joint"}
     assert _same_tables(calls) > 400
+
+
+SEARCH = _accel.twin("meteor_core.align._pairwise_search")
+needs_search_twin = pytest.mark.skipif(SEARCH is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                       reason="the C twins are not built (python build_accel.py)")
+
+
+def _pairwise_both(options, weight, limit, monkeypatch):
+    """(choice, proven, work spent, exhausted, why stopped) from pairwise.solve_pairwise run from
+    pairwise.py and by its twin, each with a fresh budget of ``limit`` units."""
+    from meteor_core.align import pairwise
+
+    found = []
+    for twin in (None, SEARCH):
+        monkeypatch.setattr(pairwise, "_C_SEARCH", twin)
+        budget = Budget(limit)
+        choice, proven = pairwise.solve_pairwise(options, weight, budget)
+        found.append(([int(c) for c in choice], proven, budget.used, budget.exhausted, budget.stopped_by))
+    return found
+
+
+def _pairwise_groups(pairs, monkeypatch) -> list:
+    """Every (options, weight) that scoring ``pairs`` with meteor2005 gives the pairwise search."""
+    from meteor_core.align import pairwise
+
+    groups = []
+    real = pairwise.solve_pairwise
+
+    def recording(options, weight, budget):
+        groups.append((options, weight))
+        return real(options, weight, budget)
+
+    monkeypatch.setattr(pairwise, "solve_pairwise", recording)
+    config = MeteorConfig.preset("meteor2005")
+    for h, r in pairs:
+        score(h, [r], config)
+    monkeypatch.setattr(pairwise, "solve_pairwise", real)
+    return groups
+
+
+def _same_whole_and_cut(groups, monkeypatch) -> int:
+    """Each group searched in full and with budgets that cut it anywhere: the same on both paths.
+    Returns how many searches were cut."""
+    from meteor_core.align.search import WORK_LIMIT
+
+    cut = 0
+    for options, weight in groups:
+        whole = _pairwise_both(options, weight, WORK_LIMIT, monkeypatch)
+        assert whole[0] == whole[1]
+        work = whole[0][2]
+        for limit in sorted({1, work // 4, work // 2, 9 * work // 10, work - 1} - {0}):
+            found = _pairwise_both(options, weight, limit, monkeypatch)
+            assert found[0] == found[1], (limit, work)
+            cut += found[0][3]
+    return cut
+
+
+@needs_search_twin
+def test_every_large_group_of_the_ted_set_searched_alike_whole_and_cut(monkeypatch):
+    """The pairwise search of each large group the whole TED set makes (both systems: the filter
+    of a large part's options, the tables, the joint matrix, the pruning rounds), whole and cut."""
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    pairs = [(h, r) for system in ("sys1", "sys2") for h, r in zip(ted_lines(system), ref)]
+    groups = _pairwise_groups(pairs, monkeypatch)
+    assert len(groups) >= 7
+    assert _same_whole_and_cut(groups, monkeypatch) > 20
+
+
+@needs_search_twin
+def test_the_adversarial_cases_search_alike_whole_and_cut(monkeypatch):
+    """The adversarial segments (bench/adversarial.py): their whole results (the proof and why a
+    search stopped among them) with the twin and without, and any group of theirs that reaches the
+    pairwise search alike, whole and cut (today their groups are capped or cut before it)."""
+    from bench.adversarial import cases
+    from meteor_core.align import pairwise
+
+    config = MeteorConfig.preset("meteor2005")
+    _same_whole_and_cut(_pairwise_groups(list(cases().values()), monkeypatch), monkeypatch)
+    for hyp, ref in cases().values():
+        found = []
+        for twin in (None, SEARCH):
+            monkeypatch.setattr(pairwise, "_C_SEARCH", twin)
+            found.append(score(hyp, [ref], config).to_dict())
+        assert found[0] == found[1]
+
+
+def _random_listed(rng, pairwise):
+    """A random group of listed options (a synonym part's matchings: any pairs), and W."""
+    options, weight = [], rng.randint(2, 40)
+    for _ in range(rng.randint(2, 5)):
+        need = rng.randint(1, 3)
+        pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
+        listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
+        options.append(pairwise.listed_options(listed))
+    return options, weight
+
+
+@needs_search_twin
+def test_the_c_pairwise_search_is_the_numpy_one_on_random_groups(monkeypatch):
+    """Random groups of complete parts and of listed options, with the search's thresholds moved
+    so that every path is taken (the filter of large parts, tables or one matrix, pruning until
+    few choices are left or until nothing drops, the linear-programming bound and the branch and
+    bound after it), whole and with budgets that cut anywhere: the same choice, proof, work and
+    stop. Where the search proves its choice, no joint choice totals less (brute force)."""
+    from meteor_core.align import pairwise
+    from test_search_tail import _every_total, _random_group
+
+    rng = random.Random(2005)
+    proven = 0
+    for case in range(1_500):
+        options, weight = _random_group(rng) if case % 2 else _random_listed(rng, pairwise)
+        if len(options) < 2:
+            continue
+        monkeypatch.setattr(pairwise, "FILTER_OPTIONS", rng.choice([2, 5, 1000]))
+        monkeypatch.setattr(pairwise, "DENSE_OPTIONS", rng.choice([0, 8, 400]))
+        monkeypatch.setattr(pairwise, "DENSE_CANDIDATES", rng.choice([10, 1000]))
+        monkeypatch.setattr(pairwise, "EVERY_CHOICE", rng.choice([0, 1, 6, 4096]))
+        whole = _pairwise_both(options, weight, 10**9, monkeypatch)
+        assert whole[0] == whole[1], case
+        choice, ok, work = whole[0][:3]
+        if ok:
+            proven += 1
+            chosen_total = next(t for c, t in _every_total(options, weight) if list(c) == choice)
+            assert chosen_total == min(t for _, t in _every_total(options, weight))
+        for limit in {1, rng.randint(1, max(1, work)), max(1, work - 1)}:
+            found = _pairwise_both(options, weight, limit, monkeypatch)
+            assert found[0] == found[1], (case, limit, work)
+    assert proven > 1_000
+
+
+@needs_search_twin
+def test_complete_options_are_the_same_in_c():
+    """A complete part's monotone pairings, values and indices: the same arrays from the twin."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    rng = random.Random(7)
+    for _ in range(3_000):
+        hyps = sorted(rng.sample(range(20), rng.randint(1, 7)))
+        refs = sorted(rng.sample(range(20), rng.randint(1, 7)))
+        rows = [[rng.randint(-3, 30) for _ in refs] for _ in hyps]
+        adjacent = rng.random() < 0.7
+        original = pairwise._C_SEARCH
+        pairwise._C_SEARCH = None
+        try:
+            pure = pairwise.complete_options(hyps, refs, rows, adjacent)
+        finally:
+            pairwise._C_SEARCH = original
+        twin = SEARCH.complete_options(hyps, refs, rows, adjacent)
+        assert pure[0] == twin[0]
+        for p, t in zip(pure[1:], twin[1:]):
+            assert p.shape == t.shape and p.dtype == t.dtype and np.array_equal(p, t)
