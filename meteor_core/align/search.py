@@ -339,12 +339,18 @@ def _own_value(pairs: list[Pair], weight: int) -> int:
     return weight * count_crossings(pairs) - count_links(pairs)
 
 
+# split_classes on int ids (align/_split_classes.pyx), when built and up to date (else None).
+_C_SPLIT = _accel.twin("meteor_core.align._split_classes")
+
+
 def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple[list[Pair], list[tuple]]:
     """For stages whose relation is equality of a key (word, stem): each key shared by both
     sides is a complete bipartite component K(a, b). Those with a == b are solved outright
     (their tokens paired in order, see the module docstring) and returned as pairs; the
     others are returned as (hyps, refs) to choose from. Positions come in increasing order
     with their keys alongside; so do the lists returned."""
+    if _C_SPLIT is not None:
+        return _C_SPLIT.split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys)
     # Most keys occur once on each side: keep first positions in plain dicts and build lists
     # only for keys that repeat.
     first_ref: dict[str, int] = {}
