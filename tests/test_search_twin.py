@@ -369,3 +369,47 @@ def test_complete_options_are_the_same_in_c():
         assert pure[0] == twin[0]
         for p, t in zip(pure[1:], twin[1:]):
             assert p.shape == t.shape and p.dtype == t.dtype and np.array_equal(p, t)
+
+
+SPLIT = _accel.twin("meteor_core.align._split_classes")
+needs_split_twin = pytest.mark.skipif(SPLIT is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                      reason="the C twins are not built (python build_accel.py)")
+
+
+def _pure_split(*args):
+    original = search._C_SPLIT
+    search._C_SPLIT = None
+    try:
+        return search.split_classes(*args)
+    finally:
+        search._C_SPLIT = original
+
+
+@needs_split_twin
+@settings(max_examples=3_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from("aabbcdxyz"), max_size=14), st.lists(st.sampled_from("aabbcdxyz"), max_size=14),
+       st.integers(0, 5), st.integers(1, 3), st.booleans())
+def test_split_classes_on_int_ids_are_the_python_ones(hyp, ref, start, step, listed):
+    """Random keys over a tiny vocabulary (keys repeated on one side, both or neither), at
+    positions given as ranges or lists with gaps (a later stage's free tokens): the same forced
+    pairs and open classes, in the same order."""
+    hyp_at = range(start, start + step * len(hyp), step)
+    ref_at = range(len(ref))
+    if listed:
+        hyp_at, ref_at = list(hyp_at), [2 * j + 1 for j in ref_at]
+    assert SPLIT.split_classes(hyp_at, hyp, ref_at, ref) == _pure_split(hyp_at, hyp, ref_at, ref)
+
+
+@needs_split_twin
+def test_split_classes_on_int_ids_are_the_python_ones_on_the_ted_set():
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    compared = 0
+    for system in ("sys1", "sys2"):
+        for h, r in zip(ted_lines(system), ref):
+            hyp, refs = h.lower().split(), r.lower().split()
+            found = SPLIT.split_classes(range(len(hyp)), hyp, range(len(refs)), refs)
+            assert found == _pure_split(range(len(hyp)), hyp, range(len(refs)), refs)
+            compared += bool(found[1])
+    assert compared > 500  # sentences with open classes among them
