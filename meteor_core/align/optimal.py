@@ -42,7 +42,9 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(stem_h, keys_h, stem_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
-            budget.extend(resources.load_synonyms(config.synonym_source))  # loading once is not the segment's search time
+            if budget.clock_started:  # loading once is not the segment's search time (before the clock
+                # starts, a load inside the stage is not counted anyway; asking costs µs a segment)
+                budget.extend(resources.load_synonyms(config.synonym_source))
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
