@@ -413,3 +413,57 @@ def test_split_classes_on_int_ids_are_the_python_ones_on_the_ted_set():
             assert found == _pure_split(range(len(hyp)), hyp, range(len(refs)), refs)
             compared += bool(found[1])
     assert compared > 500  # sentences with open classes among them
+
+
+SYNONYMS = _accel.twin("meteor_core.align._synonym_candidates")
+needs_synonym_twin = pytest.mark.skipif(SYNONYMS is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                        reason="the C twins are not built (python build_accel.py)")
+_SYNONYM_WORDS = ["big", "large", "great", "bad", "cat", "true", "dog", "house", "home", "a", ".", "run", "go",
+                  "walk", "pass", "die", "fail", "qwzx"]
+
+
+def _candidates_both(hyp, ref, free_h, free_r):
+    """optimal._synonym_candidates from optimal.py's own code and from the twin, each as its pairs
+    in order and which positions share one list."""
+    from meteor_core.align import optimal
+
+    config = MeteorConfig.preset("meteor2005")
+    found = []
+    for twin in (None, SYNONYMS):
+        original = optimal._C_SYNONYMS
+        optimal._C_SYNONYMS = twin
+        try:
+            out = optimal._synonym_candidates(hyp, ref, free_h, free_r, config)
+        finally:
+            optimal._C_SYNONYMS = original
+        found.append((list(out.items()), [[k for k in out if out[k] is out[i]] for i in out]))
+    return found
+
+
+@needs_synonym_twin
+@settings(max_examples=2_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_SYNONYM_WORDS), max_size=12), st.lists(st.sampled_from(_SYNONYM_WORDS), max_size=12),
+       st.integers(0, 2))
+def test_synonym_candidates_on_int_arrays_are_the_python_ones(hyp, ref, gaps):
+    """Random sentences over words that share synsets, none or many (and one WordNet lacks), with
+    every position free or every few taken by an earlier stage: the same candidates in the same
+    order, tokens of one word sharing one list."""
+    free_h = [i for i in range(len(hyp)) if not gaps or i % (gaps + 1)]
+    free_r = [j for j in range(len(ref)) if not gaps or j % (gaps + 2)]
+    found = _candidates_both(hyp, ref, free_h, free_r)
+    assert found[0] == found[1]
+
+
+@needs_synonym_twin
+def test_synonym_candidates_on_int_arrays_are_the_python_ones_on_the_ted_set():
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    with_candidates = 0
+    for system in ("sys1", "sys2"):
+        for h, r in zip(ted_lines(system), ref):
+            hyp, refs = h.lower().split(), r.lower().split()
+            found = _candidates_both(hyp, refs, range(len(hyp)), list(range(len(refs))))
+            assert found[0] == found[1]
+            with_candidates += bool(found[0][0])
+    assert with_candidates > 1_000

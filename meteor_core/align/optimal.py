@@ -8,7 +8,7 @@ from itertools import filterfalse
 from operator import itemgetter
 from typing import Sequence
 
-from .. import resources
+from .. import _accel, resources
 from ..config import MeteorConfig
 from .search import Budget, solve_classes, solve_stage, split_classes
 from .types import Alignment
@@ -94,6 +94,11 @@ def _index(keys_by_position) -> dict[str, list[int]]:
     return index
 
 
+# The paper's synonym relation on int arrays (align/_synonym_candidates.pyx), when built and up to
+# date (else None).
+_C_SYNONYMS = _accel.twin("meteor_core.align._synonym_candidates")
+
+
 def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
     """Hypothesis position -> reference positions the synonym stage may pair it with."""
     if config.synonym_lookup == "stems":  # NLTK's relation: ref stem is a lemma of a hyp-stem synset
@@ -108,6 +113,9 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
     keys = resources.synonym_sets(config.synonym_source)
+    if _C_SYNONYMS is not None:
+        return _C_SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys,
+                                              resources.MEMO_LIMIT)
     ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
     anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}
