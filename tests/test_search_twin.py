@@ -467,3 +467,57 @@ def test_synonym_candidates_on_int_arrays_are_the_python_ones_on_the_ted_set():
             assert found[0] == found[1]
             with_candidates += bool(found[0][0])
     assert with_candidates > 1_000
+
+
+ALONE = _accel.twin("meteor_core.align._parts_alone")
+needs_alone_twin = pytest.mark.skipif(ALONE is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                      reason="the C twins are not built (python build_accel.py)")
+
+
+def _solve_parts_both(spec, fixed, limit=None):
+    """search._solve_parts on fresh Parts (``spec``: (hyps, refs) each), with and without its C
+    first steps: (pairs, proven, work spent, why stopped) each."""
+    found = []
+    for twin in (None, ALONE):
+        original = search._C_ALONE
+        search._C_ALONE = twin
+        try:
+            budget = Budget() if limit is None else Budget(limit)
+            pairs, proven = search._solve_parts([search.Part(h, r) for h, r in spec], list(fixed), budget)
+        finally:
+            search._C_ALONE = original
+        found.append((pairs, proven, budget.used, budget.stopped_by))
+    return found
+
+
+@needs_alone_twin
+def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
+    """Random sentences over tiny vocabularies, each stage's classes against fixed pairs that
+    cross one another or not (an earlier stage's): the same pairs, proof, work and stop, whether
+    the C steps answer or hand the stage back; and they do answer most of them."""
+    rng = random.Random(1534)
+    answered = 0
+    for case in range(4_000):
+        hw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
+        rw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
+        free_h = [i for i in range(len(hw)) if hw[i] not in "uvw" or case % 2]
+        free_r = [j for j in range(len(rw)) if rw[j] not in "uvw" or case % 2]
+        taken_h = [i for i in range(len(hw)) if i not in free_h]
+        taken_r = [j for j in range(len(rw)) if j not in free_r]
+        rng.shuffle(taken_r)  # an earlier stage's pairs, crossing one another or not
+        fixed = list(zip(taken_h, taken_r))
+        forced, open_classes = search.split_classes(free_h, [hw[i] for i in free_h], free_r,
+                                                    [rw[j] for j in free_r])
+        if not open_classes:
+            continue
+        found = _solve_parts_both(open_classes, fixed + forced)
+        assert found[0] == found[1], (hw, rw, fixed)
+        parts = [search.Part(h, r) for h, r in open_classes]
+        weight = len(fixed + forced) + sum(len(p.hyps) for p in parts) + 1
+        answered += ALONE.solve_alone(parts, fixed + forced, weight) is not None
+        if case % 10 == 0:  # cut budgets: the C steps spend nothing, so cuts fall alike
+            work = found[0][2]
+            for limit in {1, max(1, work // 2)}:
+                cut = _solve_parts_both(open_classes, fixed + forced, limit)
+                assert cut[0] == cut[1]
+    assert answered > 1_000

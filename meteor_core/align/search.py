@@ -479,9 +479,17 @@ class OutOfTime(Exception):
     """The segment's work budget ran out inside a long computation."""
 
 
+# The first steps of _solve_parts on C arrays (align/_parts_alone.pyx), when built and up to date.
+_C_ALONE = _accel.twin("meteor_core.align._parts_alone")
+
+
 def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
     # W exceeds any number of links (at most one per match), so one crossing outweighs them all.
     weight = len(fixed) + sum(len(p.hyps) for p in parts) + 1
+    if _C_ALONE is not None:  # the usual stage: each part's closed-form best, jointly optimal
+        found = _C_ALONE.solve_alone(parts, fixed, weight)
+        if found is not None:
+            return found
     cost = StageCost(fixed, weight)
     try:
         best = [_cheapest(part, cost, budget) for part in parts]  # each part alone: (value, pairs, proven)
