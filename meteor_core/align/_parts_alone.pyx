@@ -56,7 +56,10 @@ def solve_alone(list parts, list fixed, long long weight):
             return None  # _cheapest's dynamic program (it spends work): the Python steps
         most_h = max(most_h, hyps[len(hyps) - 1])
         most_r = max(most_r, refs[len(refs) - 1])
-    for x, y in fixed:
+    for pair in fixed:
+        if type(pair[0]) is not int or type(pair[1]) is not int:
+            return None  # (positions between tokens, as tests place fixed pairs: the Python steps)
+        x, y = pair
         most_h = max(most_h, x)
         most_r = max(most_r, y)
     cdef Costs c
