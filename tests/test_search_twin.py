@@ -158,6 +158,7 @@ def _recording_tables(monkeypatch):
     calls = []
     monkeypatch.setattr(pairwise, "_C_TABLES", None)
     monkeypatch.setattr(pairwise, "_C_SEARCH", None)  # (the search twin builds its tables itself)
+    monkeypatch.setattr(search, "_C_PAIRWISE", None)
     for name, kind in (("_tables", "tables"), ("_joint_matrix", "joint")):
         real = getattr(pairwise, name)
 
@@ -247,10 +248,12 @@ def _pairwise_groups(pairs, monkeypatch) -> list:
         return real(options, weight, budget)
 
     monkeypatch.setattr(pairwise, "solve_pairwise", recording)
+    monkeypatch.setattr(search, "_C_PAIRWISE", None)  # (search.py then calls pairwise's)
     config = MeteorConfig.preset("meteor2005")
     for h, r in pairs:
         score(h, [r], config)
     monkeypatch.setattr(pairwise, "solve_pairwise", real)
+    monkeypatch.undo()
     return groups
 
 
@@ -521,3 +524,71 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
                 cut = _solve_parts_both(open_classes, fixed + forced, limit)
                 assert cut[0] == cut[1]
     assert answered > 1_000
+
+
+@needs_search_twin
+def test_stages_solved_through_the_numpy_free_path_are_the_same(monkeypatch):
+    """search._solve_group hands a large group to the twin directly (options made by its
+    complete_part and listed_part, no numpy) or to pairwise.py: random stages (the pairwise search
+    forced for every group, synonym parts among them), whole and cut, give the same pairs, proof,
+    work and stop."""
+    from test_core import _random_classes
+
+    twin = search._C_PAIRWISE
+    monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)  # every joint choice by the pairwise search
+    rng = random.Random(2006)
+    compared = 0
+    for case in range(2_000):
+        hw, rw = _random_classes(rng, "abcx", "abcy", 3, 9)
+        fixed_at = [i for i, w in enumerate(hw) if w == "x"], [j for j, w in enumerate(rw) if w == "y"]
+        fixed = list(zip(fixed_at[0], fixed_at[1]))
+        if case % 2:
+            cands = {i: [j for j, v in enumerate(rw) if v == w or (w, v) in {("a", "b"), ("b", "c")}]
+                     for i, w in enumerate(hw) if w not in "x"}
+            solve = lambda budget: search.solve_stage({i: js for i, js in cands.items() if js}, fixed, budget)
+        else:
+            forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+            solve = lambda budget: search.solve_classes(forced, open_classes, fixed, budget)
+        found = []
+        for limit in (10**9, rng.randint(1, 3_000)):
+            for path in (None, twin):
+                monkeypatch.setattr(search, "_C_PAIRWISE", path)
+                budget = Budget(limit)
+                pairs, proven = solve(budget)
+                found.append((sorted(pairs), proven, budget.used, budget.stopped_by))
+        assert found[0] == found[1] and found[2] == found[3], (hw, rw)
+        compared += found[0][2] > 0
+    assert compared > 500
+
+
+@needs_search_twin
+def test_scoring_the_ted_set_compiled_imports_no_numpy():
+    """The compiled search needs no numpy on the whole TED set (importing it took ~0.09 s of CPU,
+    half a cold run); without the twins, pairwise.py imports it for the long segments."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys\nfrom conftest import ted_lines\nfrom meteor_core import MeteorConfig, score\n"
+            "c = MeteorConfig.preset('meteor2005')\nref = ted_lines('ref')\n"
+            "for s in ('sys1', 'sys2'):\n    for h, r in zip(ted_lines(s), ref): score(h, [r], c)\n"
+            "print('numpy' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'tests'}")
+    for pure, expected in ((False, "False"), (True, "True")):
+        env.pop("METEOR_PURE", None)
+        if pure:
+            env["METEOR_PURE"] = "1"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                             check=True).stdout.split()
+        assert out[-1] == expected
+
+
+def test_the_twin_knows_pairwise_constants():
+    """The pairwise twin's own copy of pairwise.py's constants (used while pairwise is not
+    imported) holds the same numbers."""
+    if SEARCH is None:
+        pytest.skip("the C twins are not built (python build_accel.py)")
+    from meteor_core.align import pairwise
+
+    assert SEARCH._DEFAULTS == {name: getattr(pairwise, name) for name in SEARCH._DEFAULTS}

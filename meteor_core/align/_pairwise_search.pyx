@@ -128,12 +128,37 @@ cdef Py_ssize_t _position(long long[::1] rows, long long value):
 def solve_pairwise(list options, weight, budget, pairwise) -> tuple:
     """pairwise.solve_pairwise(options, weight, budget); ``pairwise`` is that module (its
     constants, and its _solve for the rare group that needs the linear-programming bound)."""
+    return _search([_part_of(o) for o in options], weight, budget, pairwise)
+
+
+# pairwise's constants when search.py calls this module without importing pairwise (numpy):
+# the same numbers (a test holds them equal); pairwise's own, once it is imported (tests move them).
+_DEFAULTS = {"CALL_UNITS": 20, "NUMBERS_PER_UNIT": 16, "FILTER_OPTIONS": 1000, "DENSE_OPTIONS": 400,
+             "DENSE_CANDIDATES": 1000, "EVERY_CHOICE": 4096, "GATHER_CHUNK": 1 << 16}
+
+
+class _Constants:
+    """pairwise's constants as attributes, without importing it."""
+
+    def __init__(self):
+        self.__dict__.update(_DEFAULTS)
+
+
+def solve_parts(list parts, weight, budget) -> tuple:
+    """solve_pairwise for options made by complete_part and listed_part (no numpy): the option
+    chosen for each part, and whether the optimum was proven."""
+    import sys
+
+    pairwise = sys.modules.get("meteor_core.align.pairwise")
+    return _search(parts, weight, budget, _Constants() if pairwise is None else pairwise)
+
+
+cdef tuple _search(list parts, weight, budget, pairwise):
     global CALL_UNITS, NUMBERS_PER_UNIT, FILTER_OPTIONS, DENSE_OPTIONS, DENSE_CANDIDATES, EVERY_CHOICE, GATHER_CHUNK
     CALL_UNITS, NUMBERS_PER_UNIT = pairwise.CALL_UNITS, pairwise.NUMBERS_PER_UNIT
     FILTER_OPTIONS, DENSE_OPTIONS = pairwise.FILTER_OPTIONS, pairwise.DENSE_OPTIONS
     DENSE_CANDIDATES, EVERY_CHOICE, GATHER_CHUNK = pairwise.DENSE_CANDIDATES, pairwise.EVERY_CHOICE, pairwise.GATHER_CHUNK
     cdef double w = weight
-    cdef list parts = [_part_of(o) for o in options]
     cdef _Part part
     cdef list start = []
     for part in parts:
@@ -149,6 +174,41 @@ def solve_pairwise(list options, weight, budget, pairwise) -> tuple:
     cdef list fewer = [part.subset(rows) for part, rows in zip(parts, kept)]
     choice, proven = _solve_options(fewer, w, [_position(rows, c) for rows, c in zip(kept, best)], budget, pairwise)
     return [_at(rows, c) for rows, c in zip(kept, choice)], proven
+
+
+def option_count(_Part part) -> int:
+    """How many options a part made by complete_part or listed_part has."""
+    return part.count
+
+
+def chosen_pairs(_Part part, Py_ssize_t choice) -> list:
+    """pairwise.chosen_pairs for a part made by complete_part or listed_part."""
+    cdef Py_ssize_t q, e
+    cdef list out = []
+    for q in range(part.width):
+        e = part.index[choice * part.width + q]
+        out.append((part.ci[e], part.cj[e]))
+    return out
+
+
+def listed_part(list options) -> _Part:
+    """pairwise.listed_options(options) as a _Part: options given as (value, pairs) lists."""
+    candidates = sorted({p for _, pairs in options for p in pairs})
+    where = {p: k for k, p in enumerate(candidates)}
+    cdef _Part part = _Part.__new__(_Part)
+    cdef Py_ssize_t e, c, q
+    part.size, part.count = len(candidates), len(options)
+    part.width = len(options[0][1]) if options else 0
+    part.ci, part.cj = _ints(part.size), _ints(part.size)
+    for e in range(part.size):
+        part.ci[e], part.cj[e] = candidates[e]
+    part.values, part.index = _doubles(part.count), _ints(part.count * part.width)
+    for c in range(part.count):
+        value, pairs = options[c]
+        part.values[c] = value
+        for q in range(part.width):
+            part.index[c * part.width + q] = where[pairs[q]]
+    return part
 
 
 cdef list _descend_on_pairs(list parts, double weight, list start, budget):
@@ -818,6 +878,9 @@ cdef tuple _solve_in_python(list unary, list table, list best, double best_value
     """pairwise._solve (MPLP, then branch and bound) on numpy copies of the same numbers."""
     import numpy as np
 
+    if not hasattr(pairwise, "_solve"):  # (called without it: its constants only)
+        from meteor_core.align import pairwise
+
     cdef _Table t
     arrays = [np.asarray(u, dtype=np.float64).copy() for u in unary]
     tables = {}
@@ -828,22 +891,32 @@ cdef tuple _solve_in_python(list unary, list table, list best, double best_value
 
 
 def complete_options(list hyps, list refs, list rows, bint adjacent):
-    """pairwise.complete_options(hyps, refs, rows, adjacent) in C loops: every monotone pairing of
-    a complete part (combinations of its longer side's tokens, in lexicographic order), its value
-    (the pairs' costs ``rows[a][b]``, less one for each link), as the same numpy arrays."""
+    """pairwise.complete_options(hyps, refs, rows, adjacent) in C loops, as the same numpy arrays."""
     import numpy as np
 
+    cdef _Part part = complete_part(hyps, refs, rows, adjacent)
+    values = np.asarray(part.values, dtype=np.float64).copy()
+    index = np.asarray(part.index, dtype=np.int64).astype(np.intp).reshape(part.count, part.width)
+    return [(i, j) for i in hyps for j in refs], values, index
+
+
+def complete_part(list hyps, list refs, list rows, bint adjacent) -> _Part:
+    """Every monotone pairing of a complete part (combinations of its longer side's tokens, in
+    lexicographic order: pairwise.complete_options), its value (the pairs' costs ``rows[a][b]``,
+    less one for each link), as a _Part."""
     cdef bint by_hyp = len(hyps) <= len(refs)
     cdef list short = hyps if by_hyp else refs, long = refs if by_hyp else hyps
-    cdef Py_ssize_t k = len(short), n = len(long), width = len(refs), count, c, q, x
-    cdef list candidates = [(i, j) for i in hyps for j in refs]
+    cdef Py_ssize_t k = len(short), n = len(long), width = len(refs), count, c, q, x, a
     count = 1
     for x in range(k):  # comb(n, k), exactly (each partial product is a binomial coefficient)
         count = count * (n - x) // (x + 1)
-    values_array = np.empty(count, dtype=np.float64)
-    index_array = np.empty((count, k), dtype=np.intp)
-    cdef double[::1] values = values_array
-    cdef Py_ssize_t[:, ::1] index = index_array
+    cdef _Part part = _Part.__new__(_Part)
+    part.size, part.count, part.width = len(hyps) * width, count, k
+    part.ci, part.cj = _ints(part.size), _ints(part.size)
+    for a in range(len(hyps)):
+        for q in range(width):
+            part.ci[a * width + q], part.cj[a * width + q] = hyps[a], refs[q]
+    part.values, part.index = _doubles(count), _ints(count * k)
     cdef double[::1] costs = _doubles(len(hyps) * width)
     cdef long long[::1] short_at = _ints(k), long_at = _ints(n), picks = _ints(k)
     cdef list row
@@ -861,12 +934,12 @@ def complete_options(list hyps, list refs, list rows, bint adjacent):
         total = 0
         for q in range(k):
             x = q * width + picks[q] if by_hyp else picks[q] * width + q
-            index[c, q] = x
+            part.index[c * k + q] = x
             total += costs[x]
             if adjacent and q > 0 and long_at[picks[q]] - long_at[picks[q - 1]] == 1 \
                     and short_at[q] - short_at[q - 1] == 1:
                 total -= 1
-        values[c] = total
+        part.values[c] = total
         x = k - 1  # the next combination: the last pick that can still move on, then its followers
         while x >= 0 and picks[x] == n - k + x:
             x -= 1
@@ -875,4 +948,4 @@ def complete_options(list hyps, list refs, list rows, bint adjacent):
         picks[x] += 1
         for q in range(x + 1, k):
             picks[q] = picks[q - 1] + 1
-    return candidates, values_array, index_array
+    return part

@@ -769,11 +769,23 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost, budget)
                    for part in parts]
         return _small_search(parts, options, cost.weight, budget)
-    start = time.thread_time() if budget.clock_started else 0.0
-    from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
+    # The pairwise search: on C arrays (its twin, which needs no numpy) unless a part has too many
+    # options to list (_large_parts_listed's bounds are numpy arrays), else pairwise.py's.
+    if _C_PAIRWISE is not None and not any(part.complete and size is not None and size > MAX_PART_OPTIONS
+                                           for part, size in zip(parts, sizes)):
+        pairwise = _C_PAIRWISE
+        complete_options, listed_options, option_count = (pairwise.complete_part, pairwise.listed_part,
+                                                          pairwise.option_count)
+        solve_pairwise = pairwise.solve_parts
+    else:
+        start = time.thread_time() if budget.clock_started else 0.0
+        from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
-    if budget.clock_started:
-        budget.extend(time.thread_time() - start)  # importing once is not the segment's search
+        if budget.clock_started:
+            budget.extend(time.thread_time() - start)  # importing once is not the segment's search
+        complete_options, listed_options, option_count = (pairwise.complete_options, pairwise.listed_options,
+                                                          _option_rows)
+        solve_pairwise = pairwise.solve_pairwise
 
     # The tables are built from a matrix of what each candidate pair of one part costs against
     # the candidates of all the others (pairwise._tables, and the descent without tables): a word
@@ -793,19 +805,30 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         elif part.complete:
             budget.spend(size * part.need // 4 + len(part.hyps) * len(part.refs))
             rows = [cost.row(i, part.refs) for i in part.hyps]
-            arrays.append(pairwise.complete_options(part.hyps, part.refs, rows, part.adjacent))
+            arrays.append(complete_options(part.hyps, part.refs, rows, part.adjacent))
         else:
-            arrays.append(pairwise.listed_options(_matching_options(part, cost, budget)))
+            arrays.append(listed_options(_matching_options(part, cost, budget)))
     if None in arrays:
         try:
             arrays = _large_parts_listed(parts, arrays, current, cost, budget, pairwise)
         except _Incumbent as stop:
             return _flat(stop.choice), False
-    if _table_entries([len(o[1]) for o in arrays]) > MAX_TABLE_ENTRIES:
+    if _table_entries(list(map(option_count, arrays))) > MAX_TABLE_ENTRIES:
         budget.cap()
         return _flat(_coordinate_descent(parts, current, cost, budget)[0]), False
-    choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
+    choice, proven = solve_pairwise(arrays, cost.weight, budget)
     return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
+
+
+def _option_rows(options) -> int:
+    """How many options a part's pairwise.Options hold."""
+    return len(options[1])
+
+
+# The pairwise search on C arrays without numpy (align/_pairwise_search.pyx), when built and up to
+# date (else None): pairwise.solve_pairwise's twin, given options its complete_part and
+# listed_part make.
+_C_PAIRWISE = _accel.twin("meteor_core.align._pairwise_search")
 
 
 class _Incumbent(Exception):
