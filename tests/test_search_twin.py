@@ -403,18 +403,22 @@ def test_split_classes_on_int_ids_are_the_python_ones(hyp, ref, start, step, lis
     assert SPLIT.split_classes(hyp_at, hyp, ref_at, ref) == _pure_split(hyp_at, hyp, ref_at, ref)
 
 
-@needs_split_twin
-def test_split_classes_on_int_ids_are_the_python_ones_on_the_ted_set():
+def _ted_sentences() -> list[tuple[list[str], list[str]]]:
+    """Every pair of the TED set (both systems), lower-cased and split into words."""
     from conftest import ted_lines
 
     ref = ted_lines("ref")
+    return [(h.lower().split(), r.lower().split()) for system in ("sys1", "sys2")
+            for h, r in zip(ted_lines(system), ref)]
+
+
+@needs_split_twin
+def test_split_classes_on_int_ids_are_the_python_ones_on_the_ted_set():
     compared = 0
-    for system in ("sys1", "sys2"):
-        for h, r in zip(ted_lines(system), ref):
-            hyp, refs = h.lower().split(), r.lower().split()
-            found = SPLIT.split_classes(range(len(hyp)), hyp, range(len(refs)), refs)
-            assert found == _pure_split(range(len(hyp)), hyp, range(len(refs)), refs)
-            compared += bool(found[1])
+    for hyp, refs in _ted_sentences():
+        found = SPLIT.split_classes(range(len(hyp)), hyp, range(len(refs)), refs)
+        assert found == _pure_split(range(len(hyp)), hyp, range(len(refs)), refs)
+        compared += bool(found[1])
     assert compared > 500  # sentences with open classes among them
 
 
@@ -459,16 +463,11 @@ def test_synonym_candidates_on_int_arrays_are_the_python_ones(hyp, ref, gaps):
 
 @needs_synonym_twin
 def test_synonym_candidates_on_int_arrays_are_the_python_ones_on_the_ted_set():
-    from conftest import ted_lines
-
-    ref = ted_lines("ref")
     with_candidates = 0
-    for system in ("sys1", "sys2"):
-        for h, r in zip(ted_lines(system), ref):
-            hyp, refs = h.lower().split(), r.lower().split()
-            found = _candidates_both(hyp, refs, range(len(hyp)), list(range(len(refs))))
-            assert found[0] == found[1]
-            with_candidates += bool(found[0][0])
+    for hyp, refs in _ted_sentences():
+        found = _candidates_both(hyp, refs, range(len(hyp)), list(range(len(refs))))
+        assert found[0] == found[1]
+        with_candidates += bool(found[0][0])
     assert with_candidates > 1_000
 
 

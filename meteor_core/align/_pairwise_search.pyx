@@ -211,6 +211,16 @@ def listed_part(list options) -> _Part:
     return part
 
 
+cdef double _against_option(long long ai, long long aj, _Part other, Py_ssize_t c, double weight):
+    """What candidate (ai, aj) costs against option c of ``other`` (its pairs)."""
+    cdef double total = 0
+    cdef Py_ssize_t q, f
+    for q in range(other.width):
+        f = other.index[c * other.width + q]
+        total += _cost(ai, aj, other.ci[f], other.cj[f], weight)
+    return total
+
+
 cdef list _descend_on_pairs(list parts, double weight, list start, budget):
     """pairwise._descend_on_pairs: coordinate descent, each option's cost against the others'
     chosen pairs summed from its candidates' costs."""
@@ -236,13 +246,8 @@ cdef list _descend_on_pairs(list parts, double weight, list start, budget):
                 ai, aj = part.ci[e], part.cj[e]
                 total = 0
                 for m in range(n):
-                    if m == k:
-                        continue
-                    other = parts[m]
-                    c = choice[m]
-                    for q in range(other.width):
-                        f = other.index[c * other.width + q]
-                        total += _cost(ai, aj, other.ci[f], other.cj[f], weight)
+                    if m != k:
+                        total += _against_option(ai, aj, parts[m], choice[m], weight)
                 each[e] = total
             scores = _doubles(part.count)
             for c in range(part.count):
@@ -339,13 +344,9 @@ cdef object _options_that_may_win(list parts, double weight, list best, budget):
         for m in range(n):
             if m == k:
                 continue
-            other = parts[m]
-            cm = best[m]
             for q in range(part.width):
                 e = part.index[ck * part.width + q]
-                for x in range(other.width):
-                    f = other.index[cm * other.width + x]
-                    between += _cost(part.ci[e], part.cj[e], other.ci[f], other.cj[f], weight)
+                between += _against_option(part.ci[e], part.cj[e], parts[m], best[m], weight)
     value += 0.5 * between
     cdef double[::1] all_parts = _doubles(total), halves = _doubles(total)
     for e in range(total):
