@@ -192,23 +192,13 @@ def test_the_joint_tables_are_the_same_in_c_on_random_groups(monkeypatch):
     """Random groups of complete parts (repeated words, forced pairs around them) and of listed
     options (a synonym part's matchings: any pairs), solved by the pairwise search: every table
     it builds, by both paths."""
-    import numpy as np
-
     from meteor_core.align import pairwise
     from test_search_tail import _random_group
 
     calls = _recording_tables(monkeypatch)
     rng = random.Random(33)
     for case in range(600):
-        if case % 2:
-            options, weight = _random_group(rng)
-        else:
-            options, weight = [], rng.randint(2, 40)
-            for _ in range(rng.randint(2, 5)):
-                need = rng.randint(1, 3)
-                pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
-                listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
-                options.append(pairwise.listed_options(listed))
+        options, weight = _random_group(rng) if case % 2 else _random_listed(rng, pairwise)
         if len(options) < 2:
             continue
         monkeypatch.setattr(pairwise, "DENSE_OPTIONS", 0 if case % 3 else 10**9)  # tables, or one matrix
