@@ -435,16 +435,30 @@ cdef _Table _table(_Part a, _Part b, Py_ssize_t k, Py_ssize_t m, double weight):
     cdef _Table out = _Table.__new__(_Table)
     out.k, out.m, out.rows, out.columns = k, m, a.count, b.count
     out.cells = _doubles(a.count * b.count)
+    # Row c is the sum of its candidates' rows of ``against``, added up in order: sums[q] holds
+    # the first q of them, so an option that starts with the previous one's first candidates (a
+    # complete part's options come in lexicographic order) adds only the rest.
+    cdef double[::1] sums = _doubles((a.width + 1) * b.count)
     cdef double* row
+    cdef double* before
     cdef double* into
-    for c in range(a.count):  # row c: the sum of its candidates' rows of ``against``
-        into = &out.cells[c * b.count]
-        for d in range(b.count):
-            into[d] = 0
-        for q in range(a.width):
+    cdef Py_ssize_t same
+    for d in range(b.count):
+        sums[d] = 0
+    for c in range(a.count):
+        same = 0
+        if c > 0:
+            while same < a.width and a.index[c * a.width + same] == a.index[(c - 1) * a.width + same]:
+                same += 1
+        for q in range(same, a.width):
             row = &against[a.index[c * a.width + q] * b.count]
+            before, into = &sums[q * b.count], &sums[(q + 1) * b.count]
             for d in range(b.count):
-                into[d] += row[d]
+                into[d] = before[d] + row[d]
+        into = &out.cells[c * b.count]
+        before = &sums[a.width * b.count]
+        for d in range(b.count):
+            into[d] = before[d]
     return out
 
 
@@ -612,15 +626,23 @@ cdef object _prune(list unary, list table, list best, double best_value):
         moved_k = moved[k]
         for c in range(u.shape[0]):
             moved_k[c] = 0
+    cdef double* cell
+    cdef double* low
+    cdef double row_low
     for t in table:
         lr, lc = _doubles(t.rows), _doubles(t.columns)
+        low = &lc[0]
+        for d in range(t.columns):
+            low[d] = t.cells[d]
         for c in range(t.rows):
+            cell = &t.cells[c * t.columns]
+            row_low = cell[0]
             for d in range(t.columns):
-                value = t.cells[c * t.columns + d]
-                if d == 0 or value < lr[c]:
-                    lr[c] = value
-                if c == 0 or value < lc[d]:
-                    lc[d] = value
+                if cell[d] < row_low:
+                    row_low = cell[d]
+                if cell[d] < low[d]:
+                    low[d] = cell[d]
+            lr[c] = row_low
         low_rows.append(lr)
         low_columns.append(lc)
         moved_k, moved_m = moved[t.k], moved[t.m]
@@ -650,22 +672,29 @@ cdef object _prune(list unary, list table, list best, double best_value):
             t = table[y]
             if t.k == k:  # T_kl[c, d] + u_l[d] − ½·(min over k's options of column d)
                 moved_m, lc = moved[t.m], low_columns[y]
+                column_least = _doubles(t.columns)  # (here: each column's shift)
+                for d in range(t.columns):
+                    column_least[d] = moved_m[d] - 0.5 * lc[d]
+                low = &column_least[0]
                 for c in range(t.rows):
-                    least = 0
-                    for d in range(t.columns):
-                        value = t.cells[c * t.columns + d] + (moved_m[d] - 0.5 * lc[d])
-                        if d == 0 or value < least:
+                    cell = &t.cells[c * t.columns]
+                    least = cell[0] + low[0]
+                    for d in range(1, t.columns):
+                        value = cell[d] + low[d]
+                        if value < least:
                             least = value
                     bound[c] += least - lows[t.m]
             elif t.m == k:  # the same along the other axis, read row by row
                 moved_k, lr = moved[t.k], low_rows[y]
                 column_least = _doubles(t.columns)
+                low = &column_least[0]
                 for d in range(t.rows):
                     shift = moved_k[d] - 0.5 * lr[d]
+                    cell = &t.cells[d * t.columns]
                     for c in range(t.columns):
-                        value = t.cells[d * t.columns + c] + shift
-                        if d == 0 or value < column_least[c]:
-                            column_least[c] = value
+                        value = cell[c] + shift
+                        if d == 0 or value < low[c]:
+                            low[c] = value
                 for c in range(t.columns):
                     bound[c] += column_least[c] - lows[t.k]
         rows = _ints(u.shape[0])
