@@ -581,3 +581,25 @@ def test_the_twin_knows_pairwise_constants():
     from meteor_core.align import pairwise
 
     assert SEARCH._DEFAULTS == {name: getattr(pairwise, name) for name in SEARCH._DEFAULTS}
+
+
+@needs_alone_twin
+def test_a_small_groups_options_are_the_same_in_c():
+    """search._complete_options (every monotone pairing of a small group's part, its value against
+    the fixed pairs, links taken off) listed by the twin and by search.py: the same list."""
+    rng = random.Random(1139)
+    for _ in range(3_000):
+        hyps = sorted(rng.sample(range(14), rng.randint(1, 5)))
+        refs = sorted(rng.sample(range(14), rng.randint(1, 5)))
+        free_h = [i for i in range(24) if i not in hyps]
+        free_r = [j for j in range(24) if j not in refs]
+        n_fixed = rng.randint(0, 6)
+        cost = search.StageCost(list(zip(rng.sample(free_h, n_fixed), rng.sample(free_r, n_fixed))), 40)
+        original = search._C_ALONE
+        search._C_ALONE = None
+        try:
+            pure = search._complete_options(search.Part(hyps, refs), cost)
+        finally:
+            search._C_ALONE = original
+        assert ALONE.complete_options(hyps, refs, search.Part(hyps, refs).short_side_costs(cost),
+                                      search.Part(hyps, refs).adjacent) == pure

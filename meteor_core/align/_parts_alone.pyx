@@ -215,3 +215,44 @@ cdef list _by_part(list parts, list chosen):
         out.append(chosen[at:at + size])
         at += size
     return out
+
+
+def complete_options(list hyps, list refs, list table, bint adjacent) -> list:
+    """search._complete_options' list for a complete part: every monotone pairing (combinations of
+    the longer side's tokens, in lexicographic order) with its value, ``table`` being the part's
+    short side's costs (Part.short_side_costs), less one for each link when ``adjacent``."""
+    cdef bint by_hyp = len(hyps) <= len(refs)
+    cdef list short = hyps if by_hyp else refs, long = refs if by_hyp else hyps
+    cdef Py_ssize_t k = len(short), n = len(long), q, x
+    cdef long long* picks = <long long*> malloc((k + 1) * sizeof(long long))
+    if picks == NULL:
+        raise MemoryError()
+    cdef list out = [], pairs, row
+    cdef long long value
+    try:
+        for q in range(k):
+            picks[q] = q
+        while True:
+            value = 0
+            pairs = []
+            for q in range(k):
+                row = table[q]
+                value += <long long> row[picks[q]]
+                if by_hyp:
+                    pairs.append((short[q], long[picks[q]]))
+                else:
+                    pairs.append((long[picks[q]], short[q]))
+                if adjacent and q > 0 and long[picks[q]] - long[picks[q - 1]] == 1 \
+                        and short[q] - short[q - 1] == 1:
+                    value -= 1
+            out.append((value, pairs))
+            x = k - 1  # the next combination: the last pick that can still move on, then its followers
+            while x >= 0 and picks[x] == n - k + x:
+                x -= 1
+            if x < 0:
+                return out
+            picks[x] += 1
+            for q in range(x + 1, k):
+                picks[q] = picks[q - 1] + 1
+    finally:
+        free(picks)

@@ -976,6 +976,8 @@ def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
     """Every monotone pairing of a complete part with its value (few: a small group)."""
     hyps, refs = part.hyps, part.refs
     table = part.short_side_costs(cost)
+    if _C_ALONE is not None:  # the same list made in C loops
+        return _C_ALONE.complete_options(hyps, refs, table, part.adjacent)
     if len(hyps) <= len(refs):
         options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
                    for pick in combinations(range(len(refs)), len(hyps))]
