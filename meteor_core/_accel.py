@@ -50,6 +50,7 @@ TWINS = {
     "meteor_core.align._split_classes": "meteor_core.align.search",  # search.split_classes on int ids
     "meteor_core.align._parts_alone": "meteor_core.align.search",  # search._solve_parts' first steps on C arrays
     "meteor_core.align._synonym_candidates": "meteor_core.align.optimal",  # the synonym relation on int arrays
+    "meteor_core.align._stem_keys": "meteor_core.align.optimal",  # the stem stage's inputs on int ids
     "meteor_core.align._pairwise_tables": "meteor_core.align.pairwise",  # pairwise's joint tables in C loops
     "meteor_core.align._pairwise_search": "meteor_core.align.pairwise",  # pairwise.solve_pairwise on C arrays
 }

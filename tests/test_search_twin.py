@@ -603,3 +603,74 @@ def test_a_small_groups_options_are_the_same_in_c():
             search._C_ALONE = original
         assert ALONE.complete_options(hyps, refs, search.Part(hyps, refs).short_side_costs(cost),
                                       search.Part(hyps, refs).adjacent) == pure
+
+
+STEM_KEYS = _accel.twin("meteor_core.align._stem_keys")
+needs_stem_twin = pytest.mark.skipif(STEM_KEYS is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                     reason="the C twins are not built (python build_accel.py)")
+_STEM_WORDS = ["run", "runs", "running", "ran", "Runner", "cat", "cats", "Cat", "city", "cities", "a", "an",
+               "the", ".", "'s", "", "İstanbul", "istanbul", "über", "Über"]
+
+
+def _stem_stage_inputs(hyp, ref, free_h, free_r):
+    """What align_optimal gives split_classes in the stem stage, made by optimal.py's own code (None:
+    the stage is skipped)."""
+    from meteor_core import resources
+    from meteor_core.align import optimal
+
+    stem = resources.stemmer("porter", "en")
+    stem_h, stem_r = optimal._may_share_stem(hyp, ref, free_h, free_r, "porter")
+    if not stem_h:
+        return None
+    keys_h, keys_r = [stem(hyp[i]) for i in stem_h], [stem(ref[j]) for j in stem_r]
+    return None if set(keys_h).isdisjoint(keys_r) else (list(stem_h), keys_h, list(stem_r), keys_r)
+
+
+@needs_stem_twin
+@settings(max_examples=3_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_STEM_WORDS), max_size=12), st.lists(st.sampled_from(_STEM_WORDS), max_size=12),
+       st.integers(0, 2))
+def test_stem_stage_inputs_on_int_ids_are_the_python_ones(hyp, ref, gaps):
+    """Random sentences over words that share a first letter, a stem, both or neither (empty words
+    and letters that lower-case to two among them), every position free or some taken by the
+    exact stage: the same positions and stems for split_classes, or the stage skipped alike."""
+    from meteor_core import resources
+
+    free_h = [i for i in range(len(hyp)) if not gaps or i % (gaps + 1)]
+    free_r = [j for j in range(len(ref)) if not gaps or j % (gaps + 2)]
+    stem = resources.stemmer("porter", "en")
+    assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, resources.MEMO_LIMIT) == \
+        _stem_stage_inputs(hyp, ref, free_h, free_r)
+
+
+@needs_stem_twin
+def test_stem_stage_inputs_on_int_ids_are_the_python_ones_on_the_ted_set():
+    from meteor_core import resources
+
+    stem = resources.stemmer("porter", "en")
+    staged = 0
+    for hyp, refs in _ted_sentences():
+        found = STEM_KEYS.stem_keys(hyp, refs, range(len(hyp)), list(range(len(refs))), stem, resources.MEMO_LIMIT)
+        assert found == _stem_stage_inputs(hyp, refs, range(len(hyp)), list(range(len(refs))))
+        staged += found is not None
+    assert staged > 1_000
+
+
+@needs_stem_twin
+@needs_synonym_twin
+def test_the_int_id_memos_start_again_when_full():
+    """With a memo of a few words (it empties itself when full, as resources.WordMemo does), the
+    stem stage's inputs and the synonym candidates stay the Python ones."""
+    from meteor_core import resources
+
+    config = MeteorConfig.preset("meteor2005")
+    stem = resources.stemmer("porter", "en")
+    keys = resources.synonym_sets(config.synonym_source)
+    rng = random.Random(9)
+    for _ in range(500):
+        hyp = [rng.choice(_STEM_WORDS + _SYNONYM_WORDS) for _ in range(rng.randint(0, 9))]
+        ref = [rng.choice(_STEM_WORDS + _SYNONYM_WORDS) for _ in range(rng.randint(0, 9))]
+        free_h, free_r = list(range(len(hyp))), list(range(len(ref)))
+        assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, 12) == _stem_stage_inputs(hyp, ref, free_h, free_r)
+        found = SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys, 12)
+        assert list(found.items()) == _candidates_both(hyp, ref, free_h, free_r)[0][0]

@@ -32,13 +32,19 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
         elif stage == "stem":
-            stem_h, stem_r = _may_share_stem(hyp, ref, free_h, free_r, config.stemmer)
-            if not stem_h:
-                continue
-            keys_h = list(map(stem, map(hyp.__getitem__, stem_h)))
-            keys_r = list(map(stem, map(ref.__getitem__, stem_r)))
-            if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
-                continue
+            if _C_STEM_KEYS is not None and config.stemmer in STEMMERS_KEEPING_INITIAL:  # the same on int ids
+                found = _C_STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, resources.MEMO_LIMIT)
+                if found is None:
+                    continue
+                stem_h, keys_h, stem_r, keys_r = found
+            else:
+                stem_h, stem_r = _may_share_stem(hyp, ref, free_h, free_r, config.stemmer)
+                if not stem_h:
+                    continue
+                keys_h = list(map(stem, map(hyp.__getitem__, stem_h)))
+                keys_r = list(map(stem, map(ref.__getitem__, stem_r)))
+                if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
+                    continue
             pairs, ok = solve_classes(*split_classes(stem_h, keys_h, stem_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
@@ -94,9 +100,10 @@ def _index(keys_by_position) -> dict[str, list[int]]:
     return index
 
 
-# The paper's synonym relation on int arrays (align/_synonym_candidates.pyx), when built and up to
-# date (else None).
+# The paper's synonym relation on int arrays (align/_synonym_candidates.pyx), and the stem stage's
+# inputs on int ids (align/_stem_keys.pyx), when built and up to date (else None).
 _C_SYNONYMS = _accel.twin("meteor_core.align._synonym_candidates")
+_C_STEM_KEYS = _accel.twin("meteor_core.align._stem_keys")
 
 
 def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
