@@ -11,6 +11,7 @@ fixed before it, which fixed pair is its diagonal neighbour) and answers the sta
 None whenever anything else is needed (a part of another shape, a synonym part, parts that
 interact): search._solve_parts then runs from its start, and as
 nothing here spends work or keeps a cache, its results and work units are the pure ones.
+``complete_options`` is search._complete_options' list (a small group's options) made in C loops.
 """
 from libc.stdlib cimport free, malloc
 
