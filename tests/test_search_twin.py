@@ -482,11 +482,28 @@ def _solve_parts_both(spec, fixed, limit=None):
     return found
 
 
+def _solve_classes_both(forced, open_classes, fixed):
+    """search.solve_classes with and without its C first steps (classes_alone): (pairs, proven,
+    work spent, why stopped) each."""
+    found = []
+    for twin in (None, ALONE):
+        original = search._C_ALONE
+        search._C_ALONE = twin
+        try:
+            budget = Budget()
+            pairs, proven = search.solve_classes(list(forced), open_classes, list(fixed), budget)
+        finally:
+            search._C_ALONE = original
+        found.append((pairs, proven, budget.used, budget.stopped_by))
+    return found
+
+
 @needs_alone_twin
 def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
     """Random sentences over tiny vocabularies, each stage's classes against fixed pairs that
-    cross one another or not (an earlier stage's): the same pairs, proof, work and stop, whether
-    the C steps answer or hand the stage back; and they do answer most of them."""
+    cross one another or not (an earlier stage's), through _solve_parts and solve_classes: the same
+    pairs, proof, work and stop, whether the C steps answer or hand the stage back; and they do
+    answer most of them."""
     rng = random.Random(1534)
     answered = 0
     for case in range(4_000):
@@ -504,6 +521,7 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
             continue
         found = _solve_parts_both(open_classes, fixed + forced)
         assert found[0] == found[1], (hw, rw, fixed)
+        assert _solve_classes_both(forced, open_classes, fixed)[0] == _solve_classes_both(forced, open_classes, fixed)[1]
         parts = [search.Part(h, r) for h, r in open_classes]
         weight = len(fixed + forced) + sum(len(p.hyps) for p in parts) + 1
         answered += ALONE.solve_alone(parts, fixed + forced, weight) is not None

@@ -47,13 +47,37 @@ cdef inline long long _cost(Costs* c, long long i, long long j) noexcept nogil:
 def solve_alone(list parts, list fixed, long long weight):
     """search._solve_parts(parts, fixed, budget)'s answer when every part is complete and of a
     closed-form shape and their own best choices are jointly optimal: (pairs, True); else None."""
+    if not all(part.complete for part in parts):
+        return None
+    return _alone([(part.hyps, part.refs, part.adjacent) for part in parts], fixed, weight)
+
+
+def classes_alone(list open_classes, list fixed):
+    """solve_alone for split_classes' open classes (hyps, refs), as search.solve_classes would make
+    them parts (with _solve_parts' weight), without making the Part objects."""
+    cdef long long weight = len(fixed) + 1
+    cdef list classes = []
+    for hyps, refs in open_classes:
+        weight += len(hyps)
+        classes.append((hyps, refs, _has_neighbours(hyps) and _has_neighbours(refs)))
+    return _alone(classes, fixed, weight)
+
+
+cdef bint _has_neighbours(list positions):
+    """search._has_neighbours: two positions one apart."""
+    cdef Py_ssize_t k
+    for k in range(1, len(positions)):
+        if positions[k] - positions[k - 1] == 1:
+            return True
+    return False
+
+
+cdef object _alone(list parts, list fixed, long long weight):
+    """solve_alone for parts given as (hyps, refs, adjacent)."""
     cdef Py_ssize_t n = len(parts), a, q, count
     cdef long long most_h = 0, most_r = 0, i, j, x, y
-    for part in parts:
-        if not part.complete:
-            return None
-        hyps, refs = part.hyps, part.refs
-        if not (len(hyps) == 1 or len(refs) == 1 or (not part.adjacent and (len(hyps) == 2 or len(refs) == 2))):
+    for hyps, refs, adjacent in parts:
+        if not (len(hyps) == 1 or len(refs) == 1 or (not adjacent and (len(hyps) == 2 or len(refs) == 2))):
             return None  # _cheapest's dynamic program (it spends work): the Python steps
         most_h = max(most_h, hyps[len(hyps) - 1])
         most_r = max(most_r, refs[len(refs) - 1])
@@ -94,7 +118,7 @@ def solve_alone(list parts, list fixed, long long weight):
             c.fixed_before_r[y] += c.fixed_before_r[y - 1]
         chosen = []
         for part in parts:
-            chosen.extend(_cheapest(&c, part.hyps, part.refs))
+            chosen.extend(_cheapest(&c, part[0], part[1]))
         if n == 1:
             return chosen, True
         return (chosen, True) if _apart(&c, parts, chosen, ref_of_h) else None
@@ -168,10 +192,9 @@ cdef bint _apart(Costs* c, list parts, list chosen, long long* ref_of_h) except 
         for j in range(c.size_r):
             part_r[j] = -1
         for a in range(n):
-            part = parts[a]
-            for i in part.hyps:
+            for i in parts[a][0]:
                 part_h[i] = a
-            for j in part.refs:
+            for j in parts[a][1]:
                 part_r[j] = a
         a = 0
         for pairs_of_part in _by_part(parts, chosen):
@@ -190,7 +213,7 @@ cdef bint _apart(Costs* c, list parts, list chosen, long long* ref_of_h) except 
             a, b = part_h[i], part_h[i + 1]
             if a < 0 or b < 0 or a == b:
                 continue
-            for j in parts[a].refs:
+            for j in parts[a][1]:
                 if j + 1 < c.size_r and part_r[j + 1] == b:
                     found = True
                     starts_h.add(i)
@@ -212,7 +235,7 @@ cdef list _by_part(list parts, list chosen):
     cdef list out = []
     cdef Py_ssize_t at = 0, size
     for part in parts:
-        size = 1 if len(part.hyps) == 1 or len(part.refs) == 1 else 2
+        size = 1 if len(part[0]) == 1 or len(part[1]) == 1 else 2
         out.append(chosen[at:at + size])
         at += size
     return out

@@ -393,7 +393,12 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
     """A stage whose components are all complete bipartite (exact, stem), from split_classes."""
     if not open_classes:
         return forced, True
-    chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget)
+    if _C_ALONE is not None:  # the usual stage, answered without Part objects (else handed back)
+        found = _C_ALONE.classes_alone(open_classes, fixed + forced)
+        if found is not None:
+            return forced + found[0], found[1]
+    chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget,
+                                  tried_alone=_C_ALONE is not None)
     return forced + chosen, proven
 
 
@@ -483,10 +488,11 @@ class OutOfTime(Exception):
 _C_ALONE = _accel.twin("meteor_core.align._parts_alone")
 
 
-def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget,
+                 tried_alone: bool = False) -> tuple[list[Pair], bool]:
     # W exceeds any number of links (at most one per match), so one crossing outweighs them all.
     weight = len(fixed) + sum(len(p.hyps) for p in parts) + 1
-    if _C_ALONE is not None:  # the usual stage: each part's closed-form best, jointly optimal
+    if _C_ALONE is not None and not tried_alone:  # the usual stage: each part's closed-form best, jointly optimal
         found = _C_ALONE.solve_alone(parts, fixed, weight)
         if found is not None:
             return found
