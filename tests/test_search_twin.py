@@ -692,3 +692,39 @@ def test_the_int_id_memos_start_again_when_full():
         assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, 12) == _stem_stage_inputs(hyp, ref, free_h, free_r)
         found = SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys, 12)
         assert list(found.items()) == _candidates_both(hyp, ref, free_h, free_r)[0][0]
+
+
+def test_scoring_from_several_threads_gives_the_results_of_one():
+    """The twins that keep per-process memos and stamps (split_classes, the stem and synonym
+    inputs) are called from several threads at once (an app's sessions) on words seen for the first
+    time (whose lookups run Python code and read WordNet's files, where threads switch), the
+    interpreter switching as often as it can: every result is the one scoring alone gives."""
+    import gzip
+    import json
+    import sys
+    import threading
+
+    from conftest import ROOT
+
+    config = MeteorConfig.preset("meteor2005")
+    with gzip.open(ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz", "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    pairs = [(row["hypothesis"], row["reference"]) for row in rows][:1_600]
+    found: dict[int, list] = {}
+
+    def run(k: int) -> None:
+        found[k] = [score(h, [r], config).to_dict() for h, r in pairs[k::4]]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    alone = [score(h, [r], config).to_dict() for h, r in pairs]
+    for k in range(4):
+        assert found[k] == alone[k::4]

@@ -6,9 +6,12 @@ Each key (a word or a stem) becomes an int id once per process (a memo that grow
 vocabulary seen, as the other per-word memos do). A call then counts each id's tokens on both sides
 in a flat C array indexed by id, marked with the call's own stamp instead of cleared, so no dict is
 built per sentence; position lists are made only for the shared keys that repeat. (The array and
-the stamp are shared by all calls: a call runs start to end holding the GIL.)
+the stamp are shared by all calls: a lock keeps threads' calls apart, as the collector can run
+Python code, and so another thread, wherever a call makes a Python object.)
 search.split_classes calls ``split_classes`` when this module is built and up to date.
 """
+import threading
+
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
@@ -60,8 +63,16 @@ cdef inline long long _at(positions, Py_ssize_t k, bint is_range, long long star
     return start + k * step if is_range else positions[k]
 
 
+_lock = threading.Lock()
+
+
 def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple:
     """search.split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys)."""
+    with _lock:
+        return _split(hyp_positions, hyp_keys, ref_positions, ref_keys)
+
+
+cdef tuple _split(hyp_positions, hyp_keys, ref_positions, ref_keys):
     global _stamp
     cdef list keys_h = hyp_keys if type(hyp_keys) is list else list(hyp_keys)
     cdef list keys_r = ref_keys if type(ref_keys) is list else list(ref_keys)

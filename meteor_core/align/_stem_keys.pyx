@@ -8,9 +8,12 @@ words, as the other per-word memos are), with the id of its first letter after l
 once it is first needed, the id of its stem: a sentence's free words are then compared by ids in
 C arrays stamped per call. As in the pure code, a word is stemmed only when a word of the other
 sentence starts with the same letter (a stemmer that keeps the first letter: see
-optimal.STEMMERS_KEEPING_INITIAL).
+optimal.STEMMERS_KEEPING_INITIAL). (The memo and the stamps are shared by all calls: a lock keeps
+threads' calls apart, as a word's first stem runs Python code.)
 optimal.align_optimal calls ``stem_keys`` when this module is built and up to date.
 """
+import threading
+
 from libc.stdlib cimport realloc
 
 cdef dict _words = {}  # stem function -> {word -> its id}
@@ -82,10 +85,18 @@ cdef int _room_for_seen(Py_ssize_t size) except -1:
     return 0
 
 
+_lock = threading.Lock()
+
+
 def stem_keys(hyp, ref, free_h, free_r, stem, Py_ssize_t limit):
     """The stem stage's (hyp positions, their stems, ref positions, their stems) as align_optimal
     makes them for split_classes (the free words whose first letter a word of the other side
     shares), or None when no stem is shared (the stage has nothing to match)."""
+    with _lock:
+        return _stem_keys(hyp, ref, free_h, free_r, stem, limit)
+
+
+cdef object _stem_keys(hyp, ref, free_h, free_r, stem, Py_ssize_t limit):
     global _call, _scratch, _scratch_room
     cdef list positions_h = free_h if type(free_h) is list else list(free_h)
     cdef list positions_r = free_r if type(free_r) is list else list(free_r)

@@ -6,9 +6,12 @@ hold the two identical: the same pairs, in the same order, one list per word).
 Each word's synset keys (integers already) are copied once per process into one flat C array,
 sorted, the word naming its run by an int id (a memo emptied at resources.MEMO_LIMIT words, as the
 synset memo is). A sentence's words then share a synset when their two sorted runs meet: a merge
-of a few ints, with no set built per sentence.
+of a few ints, with no set built per sentence. (The memo and the stamps are shared by all calls: a
+lock keeps threads' calls apart, as a word's first lookup runs Python code.)
 optimal._synonym_candidates calls ``synonym_candidates`` when this module is built and up to date.
 """
+import threading
+
 from libc.stdlib cimport qsort, realloc
 
 cdef dict _ids = {}  # synset source -> {word -> its id}: its run of keys is _keys[_start[id]:_start[id + 1]]
@@ -79,10 +82,18 @@ cdef inline bint _meet(Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     return False
 
 
+_lock = threading.Lock()
+
+
 def synonym_candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t limit) -> dict:
     """optimal._synonym_candidates for the paper's relation: hypothesis position -> the reference
     positions whose word shares a synset with its word (``keys``: word -> its synset keys), the
     positions of one word sharing one list. ``limit``: the memo's most words."""
+    with _lock:
+        return _candidates(hyp, ref, free_h, free_r, source, keys, limit)
+
+
+cdef dict _candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t limit):
     global _call, _keys_used, _count, _scratch, _scratch_room
     cdef list positions_r = free_r if type(free_r) is list else list(free_r)
     cdef list positions_h = free_h if type(free_h) is list else list(free_h)
