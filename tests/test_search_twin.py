@@ -678,7 +678,7 @@ def test_stem_stage_inputs_on_int_ids_are_the_python_ones_on_the_ted_set():
 @needs_synonym_twin
 def test_the_int_id_memos_start_again_when_full():
     """With a memo of a few words (it empties itself when full, as resources.WordMemo does), the
-    stem stage's inputs and the synonym candidates stay the Python ones."""
+    stem stage's inputs, the synonym candidates and the word classes stay the Python ones."""
     from meteor_core import resources
 
     config = MeteorConfig.preset("meteor2005")
@@ -692,6 +692,16 @@ def test_the_int_id_memos_start_again_when_full():
         assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, 12) == _stem_stage_inputs(hyp, ref, free_h, free_r)
         found = SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys, 12)
         assert list(found.items()) == _candidates_both(hyp, ref, free_h, free_r)[0][0]
+    if SPLIT is not None:
+        original, SPLIT.memo_limit = SPLIT.memo_limit, 12
+        try:
+            for _ in range(500):
+                hyp = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
+                ref = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
+                free_h, free_r = list(range(len(hyp))), list(range(len(ref)))
+                assert SPLIT.split_classes(free_h, hyp, free_r, ref) == _pure_split(free_h, hyp, free_r, ref)
+        finally:
+            SPLIT.memo_limit = original
 
 
 def test_scoring_from_several_threads_gives_the_results_of_one():

@@ -2,8 +2,8 @@
 """meteor2005's word classes on int ids: the compiled twin of search.split_classes, which stays the
 reference (tests hold the two identical: the same pairs and classes, in the same order).
 
-Each key (a word or a stem) becomes an int id once per process (a memo that grows with the
-vocabulary seen, as the other per-word memos do). A call then counts each id's tokens on both sides
+Each key (a word or a stem) becomes an int id once per process (a memo emptied at
+resources.MEMO_LIMIT keys, as the other per-word memos are). A call then counts each id's tokens on both sides
 in a flat C array indexed by id, marked with the call's own stamp instead of cleared, so no dict is
 built per sentence; position lists are made only for the shared keys that repeat. (The array and
 the stamp are shared by all calls: a lock keeps threads' calls apart, as the collector can run
@@ -13,6 +13,10 @@ search.split_classes calls ``split_classes`` when this module is built and up to
 import threading
 
 from libc.stdlib cimport realloc
+
+from .. import resources
+
+memo_limit = resources.MEMO_LIMIT  # the most keys with an id before the memo starts again
 from libc.string cimport memset
 
 cdef dict _ids = {}  # key -> its id
@@ -77,6 +81,8 @@ cdef tuple _split(hyp_positions, hyp_keys, ref_positions, ref_keys):
     cdef list keys_h = hyp_keys if type(hyp_keys) is list else list(hyp_keys)
     cdef list keys_r = ref_keys if type(ref_keys) is list else list(ref_keys)
     cdef Py_ssize_t n_h = len(keys_h), n_r = len(keys_r), k, shared = 0, repeated = 0
+    if len(_ids) + n_h + n_r > memo_limit:  # start again (ids are reused: their stamps are older)
+        _ids.clear()
     _room(2 * n_h + n_r)
     cdef long long* ids_h = _scratch
     cdef long long* ids_r = _scratch + n_h
