@@ -12,7 +12,11 @@ decision. Each step spends the work units its pure counterpart spends (pairwise.
 same sizes, at the same points), so a budget cuts both at the same place. The linear-programming
 bound and the branch and bound after it (pairwise._solve: MPLP's messages are not halves) run as
 pure Python on the same numbers: no segment of the TED set needs them.
-pairwise.solve_pairwise calls ``solve_pairwise`` when this module is built and up to date.
+pairwise.solve_pairwise and pairwise.complete_options call ``solve_pairwise`` and
+``complete_options`` (numpy arrays in and out) when this module is built and up to date;
+search._solve_group calls ``solve_parts`` on options made by ``complete_part`` and ``listed_part``
+(no numpy: the compiled search imports numpy only for this linear-programming bound, or for a part
+with too many options to list).
 """
 from cpython cimport array
 import array
