@@ -67,7 +67,7 @@ def _scorer(name: str):
         wordnet.ensure_loaded()
         wordnet.synsets("dog")  # NLTK's lazy reader: load before the clock, as ours is
         return lambda h, r: (meteor_score([r.split()], h.split()), None)
-    import meteor_core.align.pairwise  # noqa: F401  (numpy, imported when a long segment first needs it)
+    import meteor_core.align.pairwise  # noqa: F401  (numpy, which the pure search imports when a long segment first needs it)
     from meteor_core import MeteorConfig, resources, score
 
     config = MeteorConfig.preset(name)

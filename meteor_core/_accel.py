@@ -49,9 +49,14 @@ TWINS = {
     "meteor_core.align._word_candidates": "meteor_core.align.beam",  # beam._word_candidates on int ids
     "meteor_core._norm_line": "meteor_core.tokenize",  # tokenize._spaced_line (-norm's replacements) in C
     "meteor_core.align._small_search": "meteor_core.align.search",  # search._SmallSearch on C arrays
+    "meteor_core.align._split_classes": "meteor_core.align.search",  # search.split_classes on int ids
+    "meteor_core.align._parts_alone": "meteor_core.align.search",  # search._solve_parts' first steps on C arrays
+    "meteor_core.align._synonym_candidates": "meteor_core.align.optimal",  # the synonym relation on int arrays
+    "meteor_core.align._stem_keys": "meteor_core.align.optimal",  # the stem stage's inputs on int ids
     "meteor_core.align._pairwise_tables": "meteor_core.align.pairwise",  # pairwise's joint tables in C loops
     "meteor_core.align._greedy_passes": "meteor_core.align.greedy",  # greedy's passes on word ids
     "meteor_core._porter_stem": "meteor_core.porter",  # porter.stem on a C buffer (ASCII words)
+    "meteor_core.align._pairwise_search": "meteor_core.align.pairwise",  # pairwise.solve_pairwise on C arrays
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"

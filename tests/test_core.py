@@ -2,6 +2,7 @@
 import itertools
 import json
 import random
+import types
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -305,7 +306,18 @@ def test_multi_class_search_matches_brute_force(monkeypatch):
         used["small"] += 1
         return real_small(*args)
 
+    def counting_pairwise_in(solve):
+        def counting(*args):
+            used["pairwise"] += 1
+            return solve(*args)
+        return counting
+
     monkeypatch.setattr(pairwise, "solve_pairwise", counting_pairwise)
+    if search._C_PAIRWISE is not None:  # (the compiled search calls the pairwise twin directly)
+        twin = search._C_PAIRWISE
+        monkeypatch.setattr(search, "_C_PAIRWISE", types.SimpleNamespace(
+            complete_part=twin.complete_part, listed_part=twin.listed_part, option_count=twin.option_count,
+            chosen_pairs=twin.chosen_pairs, solve_parts=counting_pairwise_in(twin.solve_parts)))
     monkeypatch.setattr(search, "_small_search", counting_small)
     rng = random.Random(7)
     for k in range(3000):

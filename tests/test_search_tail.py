@@ -10,6 +10,15 @@ from meteor_core.align.search import Budget, count_crossings, count_links
 from test_core import _best_over_monotone_choices  # the exhaustive oracle
 
 
+@pytest.fixture(autouse=True)
+def _pure_pairwise_search(monkeypatch):
+    """These tests follow the steps of pairwise.py's own search (its twin, compared with it in
+    test_search_twin.py, takes the same steps in C without calling them)."""
+    from meteor_core.align import pairwise
+
+    monkeypatch.setattr(pairwise, "_C_SEARCH", None)
+
+
 def _random_part_and_cost(rng):
     hyps = sorted(rng.sample(range(16), rng.randint(1, 8)))
     refs = sorted(rng.sample(range(16), rng.randint(1, 8)))

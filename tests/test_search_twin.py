@@ -1,8 +1,10 @@
 """meteor2005's exact search against its C twins: the joint search of a small group of parts
-(search._SmallSearch, align/_small_search.pyx) gives the same pairs, the same proof, the same work
-spent and the same cut points, and the pairwise search's joint tables (pairwise._tables and
-_joint_matrix, align/_pairwise_tables.pyx) hold the same numbers, on every group the whole TED set
-makes and on thousands of random small cases."""
+(search._SmallSearch, align/_small_search.pyx) and of a large one (pairwise.solve_pairwise,
+align/_pairwise_search.pyx) give the same pairs, the same proof, the same work spent and the same
+cut points, and the pairwise search's joint tables (pairwise._tables and _joint_matrix,
+align/_pairwise_tables.pyx) and options (pairwise.complete_options) hold the same numbers, on
+every group the whole TED set makes, on the adversarial cases and on thousands of random small
+cases."""
 import os
 import random
 
@@ -155,6 +157,8 @@ def _recording_tables(monkeypatch):
 
     calls = []
     monkeypatch.setattr(pairwise, "_C_TABLES", None)
+    monkeypatch.setattr(pairwise, "_C_SEARCH", None)  # (the search twin builds its tables itself)
+    monkeypatch.setattr(search, "_C_PAIRWISE", None)
     for name, kind in (("_tables", "tables"), ("_joint_matrix", "joint")):
         real = getattr(pairwise, name)
 
@@ -188,26 +192,549 @@ def test_the_joint_tables_are_the_same_in_c_on_random_groups(monkeypatch):
     """Random groups of complete parts (repeated words, forced pairs around them) and of listed
     options (a synonym part's matchings: any pairs), solved by the pairwise search: every table
     it builds, by both paths."""
-    import numpy as np
-
     from meteor_core.align import pairwise
     from test_search_tail import _random_group
 
     calls = _recording_tables(monkeypatch)
     rng = random.Random(33)
     for case in range(600):
-        if case % 2:
-            options, weight = _random_group(rng)
-        else:
-            options, weight = [], rng.randint(2, 40)
-            for _ in range(rng.randint(2, 5)):
-                need = rng.randint(1, 3)
-                pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
-                listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
-                options.append(pairwise.listed_options(listed))
+        options, weight = _random_group(rng) if case % 2 else _random_listed(rng, pairwise)
         if len(options) < 2:
             continue
         monkeypatch.setattr(pairwise, "DENSE_OPTIONS", 0 if case % 3 else 10**9)  # tables, or one matrix
         pairwise.solve_pairwise(options, weight, Budget(10**12))
     assert {kind for kind, _ in calls} == {"tables", "joint"}
     assert _same_tables(calls) > 400
+
+
+SEARCH = _accel.twin("meteor_core.align._pairwise_search")
+needs_search_twin = pytest.mark.skipif(SEARCH is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                       reason="the C twins are not built (python build_accel.py)")
+
+
+def _pairwise_both(options, weight, limit, monkeypatch):
+    """(choice, proven, work spent, exhausted, why stopped) from pairwise.solve_pairwise run from
+    pairwise.py and by its twin, each with a fresh budget of ``limit`` units."""
+    from meteor_core.align import pairwise
+
+    found = []
+    for twin in (None, SEARCH):
+        monkeypatch.setattr(pairwise, "_C_SEARCH", twin)
+        budget = Budget(limit)
+        choice, proven = pairwise.solve_pairwise(options, weight, budget)
+        found.append(([int(c) for c in choice], proven, budget.used, budget.exhausted, budget.stopped_by))
+    return found
+
+
+def _pairwise_groups(pairs, monkeypatch) -> list:
+    """Every (options, weight) that scoring ``pairs`` with meteor2005 gives the pairwise search."""
+    from meteor_core.align import pairwise
+
+    groups = []
+    real = pairwise.solve_pairwise
+
+    def recording(options, weight, budget):
+        groups.append((options, weight))
+        return real(options, weight, budget)
+
+    monkeypatch.setattr(pairwise, "solve_pairwise", recording)
+    monkeypatch.setattr(search, "_C_PAIRWISE", None)  # (search.py then calls pairwise's)
+    config = MeteorConfig.preset("meteor2005")
+    for h, r in pairs:
+        score(h, [r], config)
+    monkeypatch.setattr(pairwise, "solve_pairwise", real)
+    monkeypatch.undo()
+    return groups
+
+
+def _same_whole_and_cut(groups, monkeypatch) -> int:
+    """Each group searched in full and with budgets that cut it anywhere: the same on both paths.
+    Returns how many searches were cut."""
+    from meteor_core.align.search import WORK_LIMIT
+
+    cut = 0
+    for options, weight in groups:
+        whole = _pairwise_both(options, weight, WORK_LIMIT, monkeypatch)
+        assert whole[0] == whole[1]
+        work = whole[0][2]
+        for limit in sorted({1, work // 4, work // 2, 9 * work // 10, work - 1} - {0}):
+            found = _pairwise_both(options, weight, limit, monkeypatch)
+            assert found[0] == found[1], (limit, work)
+            cut += found[0][3]
+    return cut
+
+
+@needs_search_twin
+def test_every_large_group_of_the_ted_set_searched_alike_whole_and_cut(monkeypatch):
+    """The pairwise search of each large group the whole TED set makes (both systems: the filter
+    of a large part's options, the tables, the joint matrix, the pruning rounds), whole and cut."""
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    pairs = [(h, r) for system in ("sys1", "sys2") for h, r in zip(ted_lines(system), ref)]
+    groups = _pairwise_groups(pairs, monkeypatch)
+    assert len(groups) >= 7
+    assert _same_whole_and_cut(groups, monkeypatch) > 20
+
+
+@needs_search_twin
+def test_the_adversarial_cases_search_alike_whole_and_cut(monkeypatch):
+    """The adversarial segments (bench/adversarial.py): their whole results (the proof and why a
+    search stopped among them) with the twin and without, and any group of theirs that reaches the
+    pairwise search alike, whole and cut (today their groups are capped or cut before it)."""
+    from bench.adversarial import cases
+    from meteor_core.align import pairwise
+
+    config = MeteorConfig.preset("meteor2005")
+    _same_whole_and_cut(_pairwise_groups(list(cases().values()), monkeypatch), monkeypatch)
+    for hyp, ref in cases().values():
+        found = []
+        for twin in (None, SEARCH):
+            monkeypatch.setattr(pairwise, "_C_SEARCH", twin)
+            found.append(score(hyp, [ref], config).to_dict())
+        assert found[0] == found[1]
+
+
+def _random_listed(rng, pairwise):
+    """A random group of listed options (a synonym part's matchings: any pairs), and W."""
+    options, weight = [], rng.randint(2, 40)
+    for _ in range(rng.randint(2, 5)):
+        need = rng.randint(1, 3)
+        pairs = [(rng.randint(0, 15), rng.randint(0, 15)) for _ in range(need * rng.randint(1, 4))]
+        listed = [(rng.randint(-5, 20), sorted(rng.sample(pairs, need))) for _ in range(rng.randint(1, 6))]
+        options.append(pairwise.listed_options(listed))
+    return options, weight
+
+
+@needs_search_twin
+def test_the_c_pairwise_search_is_the_numpy_one_on_random_groups(monkeypatch):
+    """Random groups of complete parts and of listed options, with the search's thresholds moved
+    so that every path is taken (the filter of large parts, tables or one matrix, pruning until
+    few choices are left or until nothing drops, the linear-programming bound and the branch and
+    bound after it), whole and with budgets that cut anywhere: the same choice, proof, work and
+    stop. Where the search proves its choice, no joint choice totals less (brute force)."""
+    from meteor_core.align import pairwise
+    from test_search_tail import _every_total, _random_group
+
+    rng = random.Random(2005)
+    proven = 0
+    for case in range(1_500):
+        options, weight = _random_group(rng) if case % 2 else _random_listed(rng, pairwise)
+        if len(options) < 2:
+            continue
+        monkeypatch.setattr(pairwise, "FILTER_OPTIONS", rng.choice([2, 5, 1000]))
+        monkeypatch.setattr(pairwise, "DENSE_OPTIONS", rng.choice([0, 8, 400]))
+        monkeypatch.setattr(pairwise, "DENSE_CANDIDATES", rng.choice([10, 1000]))
+        monkeypatch.setattr(pairwise, "EVERY_CHOICE", rng.choice([0, 1, 6, 4096]))
+        whole = _pairwise_both(options, weight, 10**9, monkeypatch)
+        assert whole[0] == whole[1], case
+        choice, ok, work = whole[0][:3]
+        if ok:
+            proven += 1
+            chosen_total = next(t for c, t in _every_total(options, weight) if list(c) == choice)
+            assert chosen_total == min(t for _, t in _every_total(options, weight))
+        for limit in {1, rng.randint(1, max(1, work)), max(1, work - 1)}:
+            found = _pairwise_both(options, weight, limit, monkeypatch)
+            assert found[0] == found[1], (case, limit, work)
+    assert proven > 1_000
+
+
+@needs_search_twin
+def test_complete_options_are_the_same_in_c():
+    """A complete part's monotone pairings, values and indices: the same arrays from the twin."""
+    import numpy as np
+
+    from meteor_core.align import pairwise
+
+    rng = random.Random(7)
+    for _ in range(3_000):
+        hyps = sorted(rng.sample(range(20), rng.randint(1, 7)))
+        refs = sorted(rng.sample(range(20), rng.randint(1, 7)))
+        rows = [[rng.randint(-3, 30) for _ in refs] for _ in hyps]
+        adjacent = rng.random() < 0.7
+        original = pairwise._C_SEARCH
+        pairwise._C_SEARCH = None
+        try:
+            pure = pairwise.complete_options(hyps, refs, rows, adjacent)
+        finally:
+            pairwise._C_SEARCH = original
+        twin = SEARCH.complete_options(hyps, refs, rows, adjacent)
+        assert pure[0] == twin[0]
+        for p, t in zip(pure[1:], twin[1:]):
+            assert p.shape == t.shape and p.dtype == t.dtype and np.array_equal(p, t)
+
+
+SPLIT = _accel.twin("meteor_core.align._split_classes")
+needs_split_twin = pytest.mark.skipif(SPLIT is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                      reason="the C twins are not built (python build_accel.py)")
+
+
+def _pure_split(*args):
+    original = search._C_SPLIT
+    search._C_SPLIT = None
+    try:
+        return search.split_classes(*args)
+    finally:
+        search._C_SPLIT = original
+
+
+@needs_split_twin
+@settings(max_examples=3_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from("aabbcdxyz"), max_size=14), st.lists(st.sampled_from("aabbcdxyz"), max_size=14),
+       st.integers(0, 5), st.integers(1, 3), st.booleans())
+def test_split_classes_on_int_ids_are_the_python_ones(hyp, ref, start, step, listed):
+    """Random keys over a tiny vocabulary (keys repeated on one side, both or neither), at
+    positions given as ranges or lists with gaps (a later stage's free tokens): the same forced
+    pairs and open classes, in the same order."""
+    hyp_at = range(start, start + step * len(hyp), step)
+    ref_at = range(len(ref))
+    if listed:
+        hyp_at, ref_at = list(hyp_at), [2 * j + 1 for j in ref_at]
+    assert SPLIT.split_classes(hyp_at, hyp, ref_at, ref) == _pure_split(hyp_at, hyp, ref_at, ref)
+
+
+def _ted_sentences() -> list[tuple[list[str], list[str]]]:
+    """Every pair of the TED set (both systems), lower-cased and split into words."""
+    from conftest import ted_lines
+
+    ref = ted_lines("ref")
+    return [(h.lower().split(), r.lower().split()) for system in ("sys1", "sys2")
+            for h, r in zip(ted_lines(system), ref)]
+
+
+@needs_split_twin
+def test_split_classes_on_int_ids_are_the_python_ones_on_the_ted_set():
+    compared = 0
+    for hyp, refs in _ted_sentences():
+        found = SPLIT.split_classes(range(len(hyp)), hyp, range(len(refs)), refs)
+        assert found == _pure_split(range(len(hyp)), hyp, range(len(refs)), refs)
+        compared += bool(found[1])
+    assert compared > 500  # sentences with open classes among them
+
+
+SYNONYMS = _accel.twin("meteor_core.align._synonym_candidates")
+needs_synonym_twin = pytest.mark.skipif(SYNONYMS is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                        reason="the C twins are not built (python build_accel.py)")
+_SYNONYM_WORDS = ["big", "large", "great", "bad", "cat", "true", "dog", "house", "home", "a", ".", "run", "go",
+                  "walk", "pass", "die", "fail", "qwzx"]
+
+
+def _candidates_both(hyp, ref, free_h, free_r):
+    """optimal._synonym_candidates from optimal.py's own code and from the twin, each as its pairs
+    in order and which positions share one list."""
+    from meteor_core.align import optimal
+
+    config = MeteorConfig.preset("meteor2005")
+    found = []
+    for twin in (None, SYNONYMS):
+        original = optimal._C_SYNONYMS
+        optimal._C_SYNONYMS = twin
+        try:
+            out = optimal._synonym_candidates(hyp, ref, free_h, free_r, config)
+        finally:
+            optimal._C_SYNONYMS = original
+        found.append((list(out.items()), [[k for k in out if out[k] is out[i]] for i in out]))
+    return found
+
+
+@needs_synonym_twin
+@settings(max_examples=2_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_SYNONYM_WORDS), max_size=12), st.lists(st.sampled_from(_SYNONYM_WORDS), max_size=12),
+       st.integers(0, 2))
+def test_synonym_candidates_on_int_arrays_are_the_python_ones(hyp, ref, gaps):
+    """Random sentences over words that share synsets, none or many (and one WordNet lacks), with
+    every position free or every few taken by an earlier stage: the same candidates in the same
+    order, tokens of one word sharing one list."""
+    free_h = [i for i in range(len(hyp)) if not gaps or i % (gaps + 1)]
+    free_r = [j for j in range(len(ref)) if not gaps or j % (gaps + 2)]
+    found = _candidates_both(hyp, ref, free_h, free_r)
+    assert found[0] == found[1]
+
+
+@needs_synonym_twin
+def test_synonym_candidates_on_int_arrays_are_the_python_ones_on_the_ted_set():
+    with_candidates = 0
+    for hyp, refs in _ted_sentences():
+        found = _candidates_both(hyp, refs, range(len(hyp)), list(range(len(refs))))
+        assert found[0] == found[1]
+        with_candidates += bool(found[0][0])
+    assert with_candidates > 1_000
+
+
+ALONE = _accel.twin("meteor_core.align._parts_alone")
+needs_alone_twin = pytest.mark.skipif(ALONE is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                      reason="the C twins are not built (python build_accel.py)")
+
+
+def _solve_parts_both(spec, fixed, limit=None):
+    """search._solve_parts on fresh Parts (``spec``: (hyps, refs) each), with and without its C
+    first steps: (pairs, proven, work spent, why stopped) each."""
+    found = []
+    for twin in (None, ALONE):
+        original = search._C_ALONE
+        search._C_ALONE = twin
+        try:
+            budget = Budget() if limit is None else Budget(limit)
+            pairs, proven = search._solve_parts([search.Part(h, r) for h, r in spec], list(fixed), budget)
+        finally:
+            search._C_ALONE = original
+        found.append((pairs, proven, budget.used, budget.stopped_by))
+    return found
+
+
+def _solve_classes_both(forced, open_classes, fixed):
+    """search.solve_classes with and without its C first steps (classes_alone): (pairs, proven,
+    work spent, why stopped) each."""
+    found = []
+    for twin in (None, ALONE):
+        original = search._C_ALONE
+        search._C_ALONE = twin
+        try:
+            budget = Budget()
+            pairs, proven = search.solve_classes(list(forced), open_classes, list(fixed), budget)
+        finally:
+            search._C_ALONE = original
+        found.append((pairs, proven, budget.used, budget.stopped_by))
+    return found
+
+
+@needs_alone_twin
+def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
+    """Random sentences over tiny vocabularies, each stage's classes against fixed pairs that
+    cross one another or not (an earlier stage's), through _solve_parts and solve_classes: the same
+    pairs, proof, work and stop, whether the C steps answer or hand the stage back; and they do
+    answer most of them."""
+    rng = random.Random(1534)
+    answered = 0
+    for case in range(4_000):
+        hw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
+        rw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
+        free_h = [i for i in range(len(hw)) if hw[i] not in "uvw" or case % 2]
+        free_r = [j for j in range(len(rw)) if rw[j] not in "uvw" or case % 2]
+        taken_h = [i for i in range(len(hw)) if i not in free_h]
+        taken_r = [j for j in range(len(rw)) if j not in free_r]
+        rng.shuffle(taken_r)  # an earlier stage's pairs, crossing one another or not
+        fixed = list(zip(taken_h, taken_r))
+        forced, open_classes = search.split_classes(free_h, [hw[i] for i in free_h], free_r,
+                                                    [rw[j] for j in free_r])
+        if not open_classes:
+            continue
+        found = _solve_parts_both(open_classes, fixed + forced)
+        assert found[0] == found[1], (hw, rw, fixed)
+        assert _solve_classes_both(forced, open_classes, fixed)[0] == _solve_classes_both(forced, open_classes, fixed)[1]
+        parts = [search.Part(h, r) for h, r in open_classes]
+        weight = len(fixed + forced) + sum(len(p.hyps) for p in parts) + 1
+        answered += ALONE.solve_alone(parts, fixed + forced, weight) is not None
+        if case % 10 == 0:  # cut budgets: the C steps spend nothing, so cuts fall alike
+            work = found[0][2]
+            for limit in {1, max(1, work // 2)}:
+                cut = _solve_parts_both(open_classes, fixed + forced, limit)
+                assert cut[0] == cut[1]
+    assert answered > 1_000
+
+
+@needs_search_twin
+def test_stages_solved_through_the_numpy_free_path_are_the_same(monkeypatch):
+    """search._solve_group hands a large group to the twin directly (options made by its
+    complete_part and listed_part, no numpy) or to pairwise.py: random stages (the pairwise search
+    forced for every group, synonym parts among them), whole and cut, give the same pairs, proof,
+    work and stop."""
+    from test_core import _random_classes
+
+    twin = search._C_PAIRWISE
+    monkeypatch.setattr(search, "SMALL_TABLE_ENTRIES", 0)  # every joint choice by the pairwise search
+    rng = random.Random(2006)
+    compared = 0
+    for case in range(2_000):
+        hw, rw = _random_classes(rng, "abcx", "abcy", 3, 9)
+        fixed_at = [i for i, w in enumerate(hw) if w == "x"], [j for j, w in enumerate(rw) if w == "y"]
+        fixed = list(zip(fixed_at[0], fixed_at[1]))
+        if case % 2:
+            cands = {i: [j for j, v in enumerate(rw) if v == w or (w, v) in {("a", "b"), ("b", "c")}]
+                     for i, w in enumerate(hw) if w not in "x"}
+            solve = lambda budget: search.solve_stage({i: js for i, js in cands.items() if js}, fixed, budget)
+        else:
+            forced, open_classes = search.split_classes(range(len(hw)), hw, range(len(rw)), rw)
+            solve = lambda budget: search.solve_classes(forced, open_classes, fixed, budget)
+        found = []
+        for limit in (10**9, rng.randint(1, 3_000)):
+            for path in (None, twin):
+                monkeypatch.setattr(search, "_C_PAIRWISE", path)
+                budget = Budget(limit)
+                pairs, proven = solve(budget)
+                found.append((sorted(pairs), proven, budget.used, budget.stopped_by))
+        assert found[0] == found[1] and found[2] == found[3], (hw, rw)
+        compared += found[0][2] > 0
+    assert compared > 500
+
+
+@needs_search_twin
+def test_scoring_the_ted_set_compiled_imports_no_numpy():
+    """The compiled search needs no numpy on the whole TED set (importing it took ~0.09 s of CPU,
+    half a cold run); without the twins, pairwise.py imports it for the long segments."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys\nfrom conftest import ted_lines\nfrom meteor_core import MeteorConfig, score\n"
+            "c = MeteorConfig.preset('meteor2005')\nref = ted_lines('ref')\n"
+            "for s in ('sys1', 'sys2'):\n    for h, r in zip(ted_lines(s), ref): score(h, [r], c)\n"
+            "print('numpy' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'tests'}")
+    for pure, expected in ((False, "False"), (True, "True")):
+        env.pop("METEOR_PURE", None)
+        if pure:
+            env["METEOR_PURE"] = "1"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                             check=True).stdout.split()
+        assert out[-1] == expected
+
+
+def test_the_twin_knows_pairwise_constants():
+    """The pairwise twin's own copy of pairwise.py's constants (used while pairwise is not
+    imported) holds the same numbers."""
+    if SEARCH is None:
+        pytest.skip("the C twins are not built (python build_accel.py)")
+    from meteor_core.align import pairwise
+
+    assert SEARCH._DEFAULTS == {name: getattr(pairwise, name) for name in SEARCH._DEFAULTS}
+
+
+@needs_alone_twin
+def test_a_small_groups_options_are_the_same_in_c():
+    """search._complete_options (every monotone pairing of a small group's part, its value against
+    the fixed pairs, links taken off) listed by the twin and by search.py: the same list."""
+    rng = random.Random(1139)
+    for _ in range(3_000):
+        hyps = sorted(rng.sample(range(14), rng.randint(1, 5)))
+        refs = sorted(rng.sample(range(14), rng.randint(1, 5)))
+        free_h = [i for i in range(24) if i not in hyps]
+        free_r = [j for j in range(24) if j not in refs]
+        n_fixed = rng.randint(0, 6)
+        cost = search.StageCost(list(zip(rng.sample(free_h, n_fixed), rng.sample(free_r, n_fixed))), 40)
+        original = search._C_ALONE
+        search._C_ALONE = None
+        try:
+            pure = search._complete_options(search.Part(hyps, refs), cost)
+        finally:
+            search._C_ALONE = original
+        assert ALONE.complete_options(hyps, refs, search.Part(hyps, refs).short_side_costs(cost),
+                                      search.Part(hyps, refs).adjacent) == pure
+
+
+STEM_KEYS = _accel.twin("meteor_core.align._stem_keys")
+needs_stem_twin = pytest.mark.skipif(STEM_KEYS is None and not os.environ.get("METEOR_REQUIRE_ACCEL"),
+                                     reason="the C twins are not built (python build_accel.py)")
+_STEM_WORDS = ["run", "runs", "running", "ran", "Runner", "cat", "cats", "Cat", "city", "cities", "a", "an",
+               "the", ".", "'s", "", "İstanbul", "istanbul", "über", "Über"]
+
+
+def _stem_stage_inputs(hyp, ref, free_h, free_r):
+    """What align_optimal gives split_classes in the stem stage, made by optimal.py's own code (None:
+    the stage is skipped)."""
+    from meteor_core import resources
+    from meteor_core.align import optimal
+
+    stem = resources.stemmer("porter", "en")
+    stem_h, stem_r = optimal._may_share_stem(hyp, ref, free_h, free_r, "porter")
+    if not stem_h:
+        return None
+    keys_h, keys_r = [stem(hyp[i]) for i in stem_h], [stem(ref[j]) for j in stem_r]
+    return None if set(keys_h).isdisjoint(keys_r) else (list(stem_h), keys_h, list(stem_r), keys_r)
+
+
+@needs_stem_twin
+@settings(max_examples=3_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_STEM_WORDS), max_size=12), st.lists(st.sampled_from(_STEM_WORDS), max_size=12),
+       st.integers(0, 2))
+def test_stem_stage_inputs_on_int_ids_are_the_python_ones(hyp, ref, gaps):
+    """Random sentences over words that share a first letter, a stem, both or neither (empty words
+    and letters that lower-case to two among them), every position free or some taken by the
+    exact stage: the same positions and stems for split_classes, or the stage skipped alike."""
+    from meteor_core import resources
+
+    free_h = [i for i in range(len(hyp)) if not gaps or i % (gaps + 1)]
+    free_r = [j for j in range(len(ref)) if not gaps or j % (gaps + 2)]
+    stem = resources.stemmer("porter", "en")
+    assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, resources.MEMO_LIMIT) == \
+        _stem_stage_inputs(hyp, ref, free_h, free_r)
+
+
+@needs_stem_twin
+def test_stem_stage_inputs_on_int_ids_are_the_python_ones_on_the_ted_set():
+    from meteor_core import resources
+
+    stem = resources.stemmer("porter", "en")
+    staged = 0
+    for hyp, refs in _ted_sentences():
+        found = STEM_KEYS.stem_keys(hyp, refs, range(len(hyp)), list(range(len(refs))), stem, resources.MEMO_LIMIT)
+        assert found == _stem_stage_inputs(hyp, refs, range(len(hyp)), list(range(len(refs))))
+        staged += found is not None
+    assert staged > 1_000
+
+
+@needs_stem_twin
+@needs_synonym_twin
+def test_the_int_id_memos_start_again_when_full():
+    """With a memo of a few words (it empties itself when full, as resources.WordMemo does), the
+    stem stage's inputs, the synonym candidates and the word classes stay the Python ones."""
+    from meteor_core import resources
+
+    config = MeteorConfig.preset("meteor2005")
+    stem = resources.stemmer("porter", "en")
+    keys = resources.synonym_sets(config.synonym_source)
+    rng = random.Random(9)
+    for _ in range(500):
+        hyp = [rng.choice(_STEM_WORDS + _SYNONYM_WORDS) for _ in range(rng.randint(0, 9))]
+        ref = [rng.choice(_STEM_WORDS + _SYNONYM_WORDS) for _ in range(rng.randint(0, 9))]
+        free_h, free_r = list(range(len(hyp))), list(range(len(ref)))
+        assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, 12) == _stem_stage_inputs(hyp, ref, free_h, free_r)
+        found = SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys, 12)
+        assert list(found.items()) == _candidates_both(hyp, ref, free_h, free_r)[0][0]
+    if SPLIT is not None:
+        original, SPLIT.memo_limit = SPLIT.memo_limit, 12
+        try:
+            for _ in range(500):
+                hyp = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
+                ref = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
+                free_h, free_r = list(range(len(hyp))), list(range(len(ref)))
+                assert SPLIT.split_classes(free_h, hyp, free_r, ref) == _pure_split(free_h, hyp, free_r, ref)
+        finally:
+            SPLIT.memo_limit = original
+
+
+def test_scoring_from_several_threads_gives_the_results_of_one():
+    """The twins that keep per-process memos and stamps (split_classes, the stem and synonym
+    inputs) are called from several threads at once (an app's sessions) on words seen for the first
+    time (whose lookups run Python code and read WordNet's files, where threads switch), the
+    interpreter switching as often as it can: every result is the one scoring alone gives."""
+    import gzip
+    import json
+    import sys
+    import threading
+
+    from conftest import ROOT
+
+    config = MeteorConfig.preset("meteor2005")
+    with gzip.open(ROOT / "demo" / "mqm-ted-zhen-part" / "segments.jsonl.gz", "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    pairs = [(row["hypothesis"], row["reference"]) for row in rows][:1_600]
+    found: dict[int, list] = {}
+
+    def run(k: int) -> None:
+        found[k] = [score(h, [r], config).to_dict() for h, r in pairs[k::4]]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    alone = [score(h, [r], config).to_dict() for h, r in pairs]
+    for k in range(4):
+        assert found[k] == alone[k::4]

@@ -8,7 +8,7 @@ from itertools import filterfalse
 from operator import itemgetter
 from typing import Sequence
 
-from .. import resources
+from .. import _accel, resources
 from ..config import MeteorConfig
 from .search import Budget, solve_classes, solve_stage, split_classes
 from .types import Alignment
@@ -32,17 +32,25 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             pairs, ok = solve_classes(*split_classes(free_h, keys_h, free_r, keys_r), fixed, budget)
             matches += [(i, j, stage, hyp[i], 1, 1) for i, j in pairs]
         elif stage == "stem":
-            stem_h, stem_r = _may_share_stem(hyp, ref, free_h, free_r, config.stemmer)
-            if not stem_h:
-                continue
-            keys_h = list(map(stem, map(hyp.__getitem__, stem_h)))
-            keys_r = list(map(stem, map(ref.__getitem__, stem_r)))
-            if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
-                continue
+            if _C_STEM_KEYS is not None and config.stemmer in STEMMERS_KEEPING_INITIAL:  # the same on int ids
+                found = _C_STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, resources.MEMO_LIMIT)
+                if found is None:
+                    continue
+                stem_h, keys_h, stem_r, keys_r = found
+            else:
+                stem_h, stem_r = _may_share_stem(hyp, ref, free_h, free_r, config.stemmer)
+                if not stem_h:
+                    continue
+                keys_h = list(map(stem, map(hyp.__getitem__, stem_h)))
+                keys_r = list(map(stem, map(ref.__getitem__, stem_r)))
+                if set(keys_h).isdisjoint(keys_r):  # the usual case: no stem left to share
+                    continue
             pairs, ok = solve_classes(*split_classes(stem_h, keys_h, stem_r, keys_r), fixed, budget)
             matches += [(i, j, stage, stem(hyp[i]), 1, 1) for i, j in pairs]
         else:
-            budget.extend(resources.load_synonyms(config.synonym_source))  # loading once is not the segment's search time
+            if budget.clock_started:  # loading once is not the segment's search time (before the clock
+                # starts, a load inside the stage is not counted anyway; asking costs µs a segment)
+                budget.extend(resources.load_synonyms(config.synonym_source))
             pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
@@ -92,6 +100,12 @@ def _index(keys_by_position) -> dict[str, list[int]]:
     return index
 
 
+# The paper's synonym relation on int arrays (align/_synonym_candidates.pyx), and the stem stage's
+# inputs on int ids (align/_stem_keys.pyx), when built and up to date (else None).
+_C_SYNONYMS = _accel.twin("meteor_core.align._synonym_candidates")
+_C_STEM_KEYS = _accel.twin("meteor_core.align._stem_keys")
+
+
 def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]]:
     """Hypothesis position -> reference positions the synonym stage may pair it with."""
     if config.synonym_lookup == "stems":  # NLTK's relation: ref stem is a lemma of a hyp-stem synset
@@ -106,6 +120,9 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
     keys = resources.synonym_sets(config.synonym_source)
+    if _C_SYNONYMS is not None:
+        return _C_SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys,
+                                              resources.MEMO_LIMIT)
     ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
     anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}

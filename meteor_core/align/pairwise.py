@@ -29,6 +29,7 @@ each candidate pair of k costs against each candidate pair of l. The total of a 
 """
 from __future__ import annotations
 
+import sys
 from itertools import chain, combinations
 from math import comb, prod
 
@@ -54,10 +55,17 @@ def numpy_work(numbers: int, calls: int = 1) -> int:
     return CALL_UNITS * calls + numbers // NUMBERS_PER_UNIT
 
 
+# solve_pairwise and complete_options on C arrays (align/_pairwise_search.pyx), when built and up
+# to date.
+_C_SEARCH = _accel.twin("meteor_core.align._pairwise_search")
+
+
 def complete_options(hyps: list[int], refs: list[int], rows: list[list[int]], adjacent: bool) -> Options:
     """Every monotone pairing of a complete part K(a, b): min(a, b) in-order pairs. ``rows[a][b]``
     is what (hyps[a], refs[b]) costs against the fixed pairs; with ``adjacent``, consecutive pairs
     that are diagonal neighbours earn −1 (a link)."""
+    if _C_SEARCH is not None:
+        return _C_SEARCH.complete_options(hyps, refs, rows, adjacent)
     candidates = [(i, j) for i in hyps for j in refs]
     short, long = (hyps, refs) if len(hyps) <= len(refs) else (refs, hyps)
     picks = _combinations(len(long), len(short))
@@ -179,6 +187,8 @@ def solve_pairwise(options: list[Options], weight: int, budget) -> tuple[list[in
     The incumbent comes first (coordinate descent, on the candidates' costs: no table needed),
     then the options of large parts that cannot beat it are dropped (_options_that_may_win)
     before any table is built: a large part's tables are most of the work."""
+    if _C_SEARCH is not None:
+        return _C_SEARCH.solve_pairwise(options, weight, budget, sys.modules[__name__])
     start = [int(np.argmin(values)) for _, values, _ in options]
     if all(len(values) <= FILTER_OPTIONS for _, values, _ in options):
         return _solve_options(options, weight, start, budget)

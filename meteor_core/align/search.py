@@ -339,12 +339,18 @@ def _own_value(pairs: list[Pair], weight: int) -> int:
     return weight * count_crossings(pairs) - count_links(pairs)
 
 
+# split_classes on int ids (align/_split_classes.pyx), when built and up to date (else None).
+_C_SPLIT = _accel.twin("meteor_core.align._split_classes")
+
+
 def split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys) -> tuple[list[Pair], list[tuple]]:
     """For stages whose relation is equality of a key (word, stem): each key shared by both
     sides is a complete bipartite component K(a, b). Those with a == b are solved outright
     (their tokens paired in order, see the module docstring) and returned as pairs; the
     others are returned as (hyps, refs) to choose from. Positions come in increasing order
     with their keys alongside; so do the lists returned."""
+    if _C_SPLIT is not None:
+        return _C_SPLIT.split_classes(hyp_positions, hyp_keys, ref_positions, ref_keys)
     # Most keys occur once on each side: keep first positions in plain dicts and build lists
     # only for keys that repeat.
     first_ref: dict[str, int] = {}
@@ -387,7 +393,12 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
     """A stage whose components are all complete bipartite (exact, stem), from split_classes."""
     if not open_classes:
         return forced, True
-    chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget)
+    if _C_ALONE is not None:  # the usual stage, answered without Part objects (else handed back)
+        found = _C_ALONE.classes_alone(open_classes, fixed + forced)
+        if found is not None:
+            return forced + found[0], found[1]
+    chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget,
+                                  tried_alone=_C_ALONE is not None)
     return forced + chosen, proven
 
 
@@ -473,9 +484,18 @@ class OutOfTime(Exception):
     """The segment's work budget ran out inside a long computation."""
 
 
-def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
+# The first steps of _solve_parts on C arrays (align/_parts_alone.pyx), when built and up to date.
+_C_ALONE = _accel.twin("meteor_core.align._parts_alone")
+
+
+def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget,
+                 tried_alone: bool = False) -> tuple[list[Pair], bool]:
     # W exceeds any number of links (at most one per match), so one crossing outweighs them all.
     weight = len(fixed) + sum(len(p.hyps) for p in parts) + 1
+    if _C_ALONE is not None and not tried_alone:  # the usual stage: each part's closed-form best, jointly optimal
+        found = _C_ALONE.solve_alone(parts, fixed, weight)
+        if found is not None:
+            return found
     cost = StageCost(fixed, weight)
     try:
         best = [_cheapest(part, cost, budget) for part in parts]  # each part alone: (value, pairs, proven)
@@ -755,11 +775,23 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         options = [_complete_options(part, cost) if part.complete else _matching_options(part, cost, budget)
                    for part in parts]
         return _small_search(parts, options, cost.weight, budget)
-    start = time.thread_time() if budget.clock_started else 0.0
-    from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
+    # The pairwise search: on C arrays (its twin, which needs no numpy) unless a part has too many
+    # options to list (_large_parts_listed's bounds are numpy arrays), else pairwise.py's.
+    if _C_PAIRWISE is not None and not any(part.complete and size is not None and size > MAX_PART_OPTIONS
+                                           for part, size in zip(parts, sizes)):
+        pairwise = _C_PAIRWISE
+        complete_options, listed_options, option_count = (pairwise.complete_part, pairwise.listed_part,
+                                                          pairwise.option_count)
+        solve_pairwise = pairwise.solve_parts
+    else:
+        start = time.thread_time() if budget.clock_started else 0.0
+        from . import pairwise  # numpy: loaded only when a segment needs a large joint choice
 
-    if budget.clock_started:
-        budget.extend(time.thread_time() - start)  # importing once is not the segment's search
+        if budget.clock_started:
+            budget.extend(time.thread_time() - start)  # importing once is not the segment's search
+        complete_options, listed_options, option_count = (pairwise.complete_options, pairwise.listed_options,
+                                                          _option_rows)
+        solve_pairwise = pairwise.solve_pairwise
 
     # The tables are built from a matrix of what each candidate pair of one part costs against
     # the candidates of all the others (pairwise._tables, and the descent without tables): a word
@@ -779,19 +811,30 @@ def _solve_group(parts: list[Part], best, cost: StageCost, budget: Budget) -> tu
         elif part.complete:
             budget.spend(size * part.need // 4 + len(part.hyps) * len(part.refs))
             rows = [cost.row(i, part.refs) for i in part.hyps]
-            arrays.append(pairwise.complete_options(part.hyps, part.refs, rows, part.adjacent))
+            arrays.append(complete_options(part.hyps, part.refs, rows, part.adjacent))
         else:
-            arrays.append(pairwise.listed_options(_matching_options(part, cost, budget)))
+            arrays.append(listed_options(_matching_options(part, cost, budget)))
     if None in arrays:
         try:
             arrays = _large_parts_listed(parts, arrays, current, cost, budget, pairwise)
         except _Incumbent as stop:
             return _flat(stop.choice), False
-    if _table_entries([len(o[1]) for o in arrays]) > MAX_TABLE_ENTRIES:
+    if _table_entries(list(map(option_count, arrays))) > MAX_TABLE_ENTRIES:
         budget.cap()
         return _flat(_coordinate_descent(parts, current, cost, budget)[0]), False
-    choice, proven = pairwise.solve_pairwise(arrays, cost.weight, budget)
+    choice, proven = solve_pairwise(arrays, cost.weight, budget)
     return sorted(p for o, c in zip(arrays, choice) for p in pairwise.chosen_pairs(o, c)), proven
+
+
+def _option_rows(options) -> int:
+    """How many options a part's pairwise.Options hold."""
+    return len(options[1])
+
+
+# The pairwise search on C arrays without numpy (align/_pairwise_search.pyx), when built and up to
+# date (else None): pairwise.solve_pairwise's twin, given options its complete_part and
+# listed_part make.
+_C_PAIRWISE = _accel.twin("meteor_core.align._pairwise_search")
 
 
 class _Incumbent(Exception):
@@ -939,6 +982,8 @@ def _complete_options(part: Part, cost) -> list[tuple[int, list[Pair]]]:
     """Every monotone pairing of a complete part with its value (few: a small group)."""
     hyps, refs = part.hyps, part.refs
     table = part.short_side_costs(cost)
+    if _C_ALONE is not None:  # the same list made in C loops
+        return _C_ALONE.complete_options(hyps, refs, table, part.adjacent)
     if len(hyps) <= len(refs):
         options = [(sum(map(list.__getitem__, table, pick)), list(zip(hyps, map(refs.__getitem__, pick))))
                    for pick in combinations(range(len(refs)), len(hyps))]

@@ -1,0 +1,136 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The synonym stage's candidates on int arrays: the compiled twin of the paper's relation in
+optimal._synonym_candidates (two words share a WordNet synset), which stays the reference (tests
+hold the two identical: the same pairs, in the same order, one list per word).
+
+Each word's synset keys (integers already) are copied once per process into one flat C array,
+sorted, the word naming its run by an int id (a memo emptied at resources.MEMO_LIMIT words, as the
+synset memo is). A sentence's words then share a synset when their two sorted runs meet: a merge
+of a few ints, with no set built per sentence. (The memo and the stamps are shared by all calls: a
+lock keeps threads' calls apart, as a word's first lookup runs Python code.)
+optimal._synonym_candidates calls ``synonym_candidates`` when this module is built and up to date.
+"""
+import threading
+
+from libc.stdlib cimport qsort, realloc
+
+cdef dict _ids = {}  # synset source -> {word -> its id}: its run of keys is _keys[_start[id]:_start[id + 1]]
+cdef Py_ssize_t _count = 0  # ids given
+cdef long long* _keys = NULL
+cdef Py_ssize_t _keys_used = 0, _keys_room = 0
+cdef Py_ssize_t* _start = NULL  # one more than the ids
+cdef long long* _stamp = NULL  # per id: the last call that listed the word's partners (in _slot)
+cdef Py_ssize_t* _slot = NULL
+cdef Py_ssize_t _id_room = 0
+cdef long long _call = 0
+cdef Py_ssize_t* _scratch = NULL  # a call's reference words with synsets: their ids, then their places
+cdef Py_ssize_t _scratch_room = 0
+
+
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    cdef long long x = (<const long long*> a)[0], y = (<const long long*> b)[0]
+    return (x > y) - (x < y)
+
+
+cdef void* _grown(void* block, Py_ssize_t size) except NULL:
+    cdef void* out = realloc(block, size)
+    if out == NULL:
+        raise MemoryError()
+    return out
+
+
+cdef Py_ssize_t _id(dict ids, word, keys) except -1:
+    """The word's id, its sorted synset keys stored the first time it is seen."""
+    global _keys, _keys_used, _keys_room, _start, _stamp, _slot, _id_room, _count
+    found = ids.get(word)
+    if found is not None:
+        return found
+    cdef Py_ssize_t new_id = _count, k = 0, n
+    synsets = keys(word)
+    n = len(synsets)
+    if new_id + 2 > _id_room:
+        _id_room = max(2 * _id_room, new_id + 2, 4096)
+        _start = <Py_ssize_t*> _grown(_start, _id_room * sizeof(Py_ssize_t))
+        _slot = <Py_ssize_t*> _grown(_slot, _id_room * sizeof(Py_ssize_t))
+        _stamp = <long long*> _grown(_stamp, _id_room * sizeof(long long))
+    if _keys_used + n > _keys_room:
+        _keys_room = max(2 * _keys_room, _keys_used + n, 65536)
+        _keys = <long long*> _grown(_keys, _keys_room * sizeof(long long))
+    _start[new_id] = _keys_used
+    for key in synsets:
+        _keys[_keys_used + k] = key
+        k += 1
+    qsort(&_keys[_keys_used], n, sizeof(long long), _by_value)
+    _keys_used += n
+    _start[new_id + 1] = _keys_used
+    _stamp[new_id] = 0
+    ids[word] = new_id
+    _count += 1
+    return new_id
+
+
+cdef inline bint _meet(Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Whether the sorted runs of words a and b share a key."""
+    cdef Py_ssize_t x = _start[a], x_end = _start[a + 1], y = _start[b], y_end = _start[b + 1]
+    while x < x_end and y < y_end:
+        if _keys[x] == _keys[y]:
+            return True
+        if _keys[x] < _keys[y]:
+            x += 1
+        else:
+            y += 1
+    return False
+
+
+_lock = threading.Lock()
+
+
+def synonym_candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t limit) -> dict:
+    """optimal._synonym_candidates for the paper's relation: hypothesis position -> the reference
+    positions whose word shares a synset with its word (``keys``: word -> its synset keys), the
+    positions of one word sharing one list. ``limit``: the memo's most words."""
+    with _lock:
+        return _candidates(hyp, ref, free_h, free_r, source, keys, limit)
+
+
+cdef dict _candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t limit):
+    global _call, _keys_used, _count, _scratch, _scratch_room
+    cdef list positions_r = free_r if type(free_r) is list else list(free_r)
+    cdef list positions_h = free_h if type(free_h) is list else list(free_h)
+    cdef Py_ssize_t n_r = len(positions_r), n_h = len(positions_h), k, m, word_id
+    if _count + n_r + n_h > limit:  # a bounded memo, as resources.WordMemo: start again
+        _ids.clear()
+        _keys_used = _count = 0
+    ids = _ids.get(source)
+    if ids is None:
+        ids = _ids[source] = {}
+    if 2 * n_r > _scratch_room:
+        _scratch_room = max(2 * n_r, 2 * _scratch_room, 256)
+        _scratch = <Py_ssize_t*> _grown(_scratch, _scratch_room * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* ids_r = _scratch
+    cdef Py_ssize_t* places_r = _scratch + n_r
+    cdef Py_ssize_t n_listed = 0  # the reference words with synsets: their ids and places
+    for m in range(n_r):
+        word_id = _id(ids, ref[positions_r[m]], keys)
+        if _start[word_id + 1] > _start[word_id]:
+            ids_r[n_listed] = word_id
+            places_r[n_listed] = m
+            n_listed += 1
+    cdef dict out = {}
+    cdef list listed = []  # this call's partner lists, by slot
+    _call += 1
+    for k in range(n_h):
+        word_id = _id(ids, hyp[positions_h[k]], keys)
+        if _stamp[word_id] == _call:  # a word repeated on the hypothesis side shares its list
+            js = listed[_slot[word_id]]
+        else:
+            js = []
+            if _start[word_id + 1] > _start[word_id]:
+                for m in range(n_listed):
+                    if _meet(word_id, ids_r[m]):
+                        js.append(positions_r[places_r[m]])
+            _stamp[word_id], _slot[word_id] = _call, len(listed)
+            listed.append(js)
+        if js:
+            out[positions_h[k]] = js
+    return out
