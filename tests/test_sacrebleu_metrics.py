@@ -69,3 +69,22 @@ def test_a_pair_that_occurs_again_is_counted_once_with_the_same_scores(monkeypat
 def test_a_system_of_another_length_is_refused():
     with pytest.raises(ValueError, match="one hypothesis for each"):
         m.score_systems({"a": HYPS, "b": HYPS[:2]}, REFS, m.METRICS)
+
+
+@pytest.mark.parametrize("name", m.METRICS)
+def test_no_tokenised_line_is_kept_after_a_computation(name):
+    """sacrebleu's tokenizers memoise up to 65,536 lines process-wide; in the app's server that
+    kept visitors' texts alive after their sessions ended. After each of this module's
+    computations the memos are empty."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    memos = [Tokenizer13a.__call__, TokenizerRegexp.__call__, TercomTokenizer.__call__]
+    hyps, refs = ["a private sentence , typed once ."], [["a private reference sentence ."]]
+    for compute in (lambda: m.segment_statistics(name, hyps, refs), lambda: m.sentence_scores(name, hyps, refs),
+                    lambda: m.corpus_score(name, hyps, refs)):
+        Tokenizer13a()("a line tokenised before")  # (something to forget, whatever the metric)
+        assert sum(memo.cache_info().currsize for memo in memos) > 0
+        compute()
+        assert [memo.cache_info().currsize for memo in memos] == [0, 0, 0]

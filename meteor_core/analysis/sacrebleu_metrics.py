@@ -18,6 +18,7 @@ algorithm, about 20 times as fast compiled, the same numbers: its tests hold it 
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -43,6 +44,21 @@ def _metric(name: str, sentence: bool):
     raise ValueError(f"unknown metric {name!r}; choose from {', '.join(METRICS)}")
 
 
+def forget_tokenized_lines() -> None:
+    """Empty sacrebleu's tokenizer memos. Each tokenizer class memoises up to 65,536 lines
+    process-wide (``functools.lru_cache`` on ``__call__``): in the app's server that kept the
+    last visitors' texts alive after their sessions had ended (16 MiB of strings after 8 sessions
+    of 2,445 rows). A computation here gains from them only within itself (a reference line
+    tokenised again for another hypothesis), so they are emptied when it ends."""
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith("sacrebleu.tokenizers.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(getattr(value, "__call__", None), "cache_clear", None) if isinstance(value, type) else None
+            if clear is not None:
+                clear()
+
+
 def _streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:
     if any(not r for r in refs):
         raise ValueError("every segment needs at least one reference")
@@ -54,7 +70,10 @@ def corpus_score(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]]) 
     """sacrebleu's corpus score of ``hyps`` against per-segment ``refs``."""
     if len(hyps) != len(refs):
         raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
-    return float(_metric(name, False).corpus_score(list(hyps), _streams(refs)).score)
+    try:
+        return float(_metric(name, False).corpus_score(list(hyps), _streams(refs)).score)
+    finally:
+        forget_tokenized_lines()
 
 
 def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]],
@@ -65,10 +84,13 @@ def sentence_scores(name: str, hyps: Sequence[str], refs: Sequence[Sequence[str]
         raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
     metric = _metric(name, True)
     scores = []
-    for k, (h, r) in enumerate(zip(hyps, refs)):
-        if check is not None and k % 50 == 0:
-            check()
-        scores.append(float(metric.sentence_score(h, list(r)).score))
+    try:
+        for k, (h, r) in enumerate(zip(hyps, refs)):
+            if check is not None and k % 50 == 0:
+                check()
+            scores.append(float(metric.sentence_score(h, list(r)).score))
+    finally:
+        forget_tokenized_lines()
     return scores
 
 
@@ -138,17 +160,20 @@ def segment_statistics(name: str, hyps: Sequence[str], refs: Sequence[Sequence[s
         raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
     metric = _metric(name, False)
     rows = []
-    for start in range(0, len(hyps), block):
-        stop = min(start + block, len(hyps))
-        streams = _streams(refs[start:stop])
-        if name == "ter":  # sacrebleu's preprocessing, the edits counted by ter (the same numbers, faster)
-            words = metric._preprocess_segment
-            rows.extend(ter.segment_statistics(words(h).split(), [words(s[k]).split() for s in streams])
-                        for k, h in enumerate(hyps[start:stop]))
-        else:
-            rows.extend(metric._extract_corpus_statistics(list(hyps[start:stop]), streams))
-        if progress:
-            progress(stop, len(hyps))
+    try:
+        for start in range(0, len(hyps), block):
+            stop = min(start + block, len(hyps))
+            streams = _streams(refs[start:stop])
+            if name == "ter":  # sacrebleu's preprocessing, the edits counted by ter (the same numbers, faster)
+                words = metric._preprocess_segment
+                rows.extend(ter.segment_statistics(words(h).split(), [words(s[k]).split() for s in streams])
+                            for k, h in enumerate(hyps[start:stop]))
+            else:
+                rows.extend(metric._extract_corpus_statistics(list(hyps[start:stop]), streams))
+            if progress:
+                progress(stop, len(hyps))
+    finally:
+        forget_tokenized_lines()
     # What sacrebleu's signatures report as nrefs (its own pass records it on the metric; the
     # sentence-level object and TER's edits counted here never make that pass): the padded
     # streams give every segment the same number.
