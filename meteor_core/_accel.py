@@ -41,22 +41,26 @@ COMPILED = (
     "meteor_core.wordnet",
     "meteor_core.analysis.ter",
 )
-# C twin (a .pyx) -> the pure module whose code it mirrors. A twin is out of date when its .pyx or
-# that module's source changed since the build: the pure module's own code then runs.
+# C twin (a .pyx) -> the pure modules whose code it mirrors. A twin is out of date when its .pyx or
+# one of those modules' sources changed since the build: the pure module's own code then runs.
 TWINS = {
-    "meteor_core.align._beam_search": "meteor_core.align.beam",  # beam._search on C structs
-    "meteor_core.align._paraphrase_match": "meteor_core.align.beam",  # beam._paraphrase_matches on C data
-    "meteor_core.align._word_candidates": "meteor_core.align.beam",  # beam._word_candidates on int ids
-    "meteor_core._norm_line": "meteor_core.tokenize",  # tokenize._spaced_line (-norm's replacements) in C
-    "meteor_core.align._small_search": "meteor_core.align.search",  # search._SmallSearch on C arrays
-    "meteor_core.align._split_classes": "meteor_core.align.search",  # search.split_classes on int ids
-    "meteor_core.align._parts_alone": "meteor_core.align.search",  # search._solve_parts' first steps on C arrays
-    "meteor_core.align._synonym_candidates": "meteor_core.align.optimal",  # the synonym relation on int arrays
-    "meteor_core.align._stem_keys": "meteor_core.align.optimal",  # the stem stage's inputs on int ids
-    "meteor_core.align._pairwise_tables": "meteor_core.align.pairwise",  # pairwise's joint tables in C loops
-    "meteor_core.align._greedy_passes": "meteor_core.align.greedy",  # greedy's passes on word ids
-    "meteor_core._porter_stem": "meteor_core.porter",  # porter.stem on a C buffer (ASCII words)
-    "meteor_core.align._pairwise_search": "meteor_core.align.pairwise",  # pairwise.solve_pairwise on C arrays
+    "meteor_core.align._beam_search": ("meteor_core.align.beam",),  # beam._search on C structs
+    "meteor_core.align._paraphrase_match": ("meteor_core.align.beam",),  # beam._paraphrase_matches on C data
+    "meteor_core.align._word_candidates": ("meteor_core.align.beam",),  # beam._word_candidates on int ids
+    "meteor_core._norm_line": ("meteor_core.tokenize",),  # tokenize._spaced_line (-norm's replacements) in C
+    "meteor_core.align._small_search": ("meteor_core.align.search",),  # search._SmallSearch on C arrays
+    "meteor_core.align._pairwise_tables": ("meteor_core.align.pairwise",),  # pairwise's joint tables in C loops
+    "meteor_core.align._greedy_passes": ("meteor_core.align.greedy",),  # greedy's passes on word ids
+    "meteor_core._porter_stem": ("meteor_core.porter",),  # porter.stem on a C buffer (ASCII words)
+    "meteor_core._pair_stats": ("meteor_core.scorer",),  # scorer's word counts, chunks and crossings in C
+    # english.stem and the Snowball runtime operations it calls, on a C buffer
+    "meteor_core.snowball_langs._english_stem": ("meteor_core.snowball_langs.english",
+                                                 "meteor_core.snowball_langs._runtime"),
+    "meteor_core.align._split_classes": ("meteor_core.align.search",),  # search.split_classes on int ids
+    "meteor_core.align._parts_alone": ("meteor_core.align.search",),  # search._solve_parts' first steps on C arrays
+    "meteor_core.align._synonym_candidates": ("meteor_core.align.optimal",),  # the synonym relation on int arrays
+    "meteor_core.align._stem_keys": ("meteor_core.align.optimal",),  # the stem stage's inputs on int ids
+    "meteor_core.align._pairwise_search": ("meteor_core.align.pairwise",),  # pairwise.solve_pairwise on C arrays
 }
 BUILT = COMPILED + tuple(TWINS)  # every extension the build makes
 MANIFEST = PACKAGE / "_accel_manifest.json"
@@ -69,14 +73,14 @@ def source_path(module: str) -> Path:
 def source_hash(module: str) -> str:
     """The hash of what a module is compiled from: its .py, and its .pxd (C types for Cython,
     read only by the build) when it has one: an edited .pxd, too, means the build is out of date.
-    For a C twin: its .pyx and the source of the module it mirrors."""
+    For a C twin: its .pyx and the sources of the modules it mirrors."""
     source = source_path(module)
     digest = hashlib.sha256(source.read_bytes())
     declarations = source.with_suffix(".pxd")
     if declarations.is_file():
         digest.update(b"\0pxd\0" + declarations.read_bytes())
-    if module in TWINS:
-        digest.update(b"\0mirrors\0" + source_hash(TWINS[module]).encode())
+    for mirrored in TWINS.get(module, ()):
+        digest.update(b"\0mirrors\0" + source_hash(mirrored).encode())
     return digest.hexdigest()
 
 

@@ -8,7 +8,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from . import jar_resources, parallel, resources
+from . import _accel, jar_resources, parallel, resources
 from .align import Alignment, Match, align
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
@@ -62,11 +62,19 @@ def chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     return spans
 
 
+# _word_counts and _chunks_and_crossings on C arrays (_pair_stats.pyx), when built and up to date
+_C_STATS = _accel.twin("meteor_core._pair_stats")
+
+
 def _chunks_and_crossings(matches: Sequence[tuple]) -> tuple[int, int]:
     """How many chunks (as chunk_spans finds them) and how many crossings, for matches in
     candidate order. Matches of one chunk never cross, and two chunks cover disjoint ranges of
     the reference, so either every match of one crosses every match of the other or none
     does: crossings come from the chunks."""
+    if _C_STATS is not None:
+        found = _C_STATS.chunks_and_crossings(matches)
+        if found is not None:  # (None: too many chunks for its quadratic count)
+            return found
     starts: list[int] = []  # each chunk's first reference position
     sizes: list[int] = []  # and its number of matches (a paraphrase match covers several words)
     end_i = end_j = -1
@@ -274,6 +282,19 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     if config.scoring != "meteor1x":
         return MeteorStats(len(matches), len(hyp), len(ref), chunks)
     fw = resources.function_words(config.function_words, config.language)
+    counted = None if _C_STATS is None else _C_STATS.word_counts(matches, hyp, ref, fw, _STAGE_INDEX, len(STAGES))
+    hc, hf, rc, rf, hyp_function, ref_function = counted or _word_counts(matches, hyp, ref, fw)
+    if config.char_based:
+        return _char_stats(matches, hyp, ref, chunks, fw, sum(hc) + sum(hf), sum(rc) + sum(rf))
+    return MeteorStats(
+        len(matches), len(hyp), len(ref), chunks, hyp_function=hyp_function, ref_function=ref_function,
+        hyp_content_matches=hc, hyp_function_matches=hf, ref_content_matches=rc, ref_function_matches=rf,
+    )
+
+
+def _word_counts(matches, hyp, ref, fw) -> tuple:
+    """Meteor 1.x's word counts: the matched words per stage, content and function, for the
+    candidate and the reference (four tuples), and each side's number of function words."""
     hc, hf, rc, rf = [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES), [0] * len(STAGES)
     for i, j, stage, _, hyp_length, ref_length in matches:
         s = _STAGE_INDEX[stage]
@@ -285,14 +306,8 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
             (hf if word in fw else hc)[s] += 1
         for word in ref[j:j + ref_length]:
             (rf if word in fw else rc)[s] += 1
-    if config.char_based:
-        return _char_stats(matches, hyp, ref, chunks, fw, sum(hc) + sum(hf), sum(rc) + sum(rf))
-    return MeteorStats(
-        len(matches), len(hyp), len(ref), chunks,
-        hyp_function=sum(map(fw.__contains__, hyp)), ref_function=sum(map(fw.__contains__, ref)),
-        hyp_content_matches=tuple(hc), hyp_function_matches=tuple(hf),
-        ref_content_matches=tuple(rc), ref_function_matches=tuple(rf),
-    )
+    return (tuple(hc), tuple(hf), tuple(rc), tuple(rf),
+            sum(map(fw.__contains__, hyp)), sum(map(fw.__contains__, ref)))
 
 
 def _java_length(word: str) -> int:

@@ -8,13 +8,19 @@ Snowball gives "realize"; "Running" -> "Running", since it does not lower-case).
     'haus'
 
 A language's module is imported on its first lookup. The stemmers do not lower-case (the jar's
-do not either: Meteor lower-cases the text before it stems, with -lower or -norm).
+do not either: Meteor lower-cases the text before it stems, with -lower or -norm). English has a
+C twin (_english_stem.pyx: english.py's routines and the runtime's operations on a C buffer),
+which gives its stems when it is built and up to date.
 """
 from __future__ import annotations
 
 import importlib
 from typing import Callable
 
+from .. import _accel
+
+# Languages whose stemmer has a C twin (the same stems, tested over WordNet's lemmas and random strings).
+C_TWINS = {"english": "meteor_core.snowball_langs._english_stem"}
 # The jar's language names (Constants.normLanguageName), one module each.
 LANGUAGES = ("danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian", "norwegian",
              "portuguese", "romanian", "russian", "spanish", "swedish", "turkish")
@@ -24,4 +30,5 @@ def stemmer(language: str) -> Callable[[str], str]:
     """The stem function of ``language``, one of LANGUAGES."""
     if language not in LANGUAGES:
         raise ValueError(f"no Snowball stemmer for {language!r}: choose one of {', '.join(LANGUAGES)}")
-    return importlib.import_module(f"{__name__}.{language}").stem
+    twin = _accel.twin(C_TWINS[language]) if language in C_TWINS else None
+    return twin.stem if twin is not None else importlib.import_module(f"{__name__}.{language}").stem

@@ -1,0 +1,100 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""scorer.py's statistics on C arrays: the compiled twin of scorer._word_counts (Meteor 1.x's
+matched words per stage, content and function, and each side's function words) and of
+scorer._chunks_and_crossings (scorer.py stays the reference; tests hold both identical over the
+whole TED set and on random alignments).
+
+The same counts, read from the same match tuples (i, j, stage, via, hyp_length, ref_length); only
+the data differ: each word's function-word test is made once per sentence into a flag array, and
+the counts and chunk starts are C integers. What it does not handle it hands back as None (a match
+outside its sentences, a stage list longer than it holds, more chunks than its quadratic count
+suits), and scorer.py's own code runs.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+
+cdef enum:
+    MOST_STAGES = 8
+    MOST_CHUNKS = 256  # crossings are counted over pairs of chunks: beyond this scorer.py's Fenwick tree
+
+
+cdef unsigned char* _flags(words, fw, Py_ssize_t* total) except NULL:
+    """1 for each word of ``words`` in ``fw``; the number of them in ``total``."""
+    cdef Py_ssize_t n = len(words), k = 0
+    cdef unsigned char* flags = <unsigned char*>PyMem_Malloc(n + 1)
+    if flags is NULL:
+        raise MemoryError()
+    total[0] = 0
+    for word in words:
+        flags[k] = word in fw
+        total[0] += flags[k]
+        k += 1
+    return flags
+
+
+def word_counts(matches, hyp, ref, fw, dict stage_index, Py_ssize_t n_stages):
+    """scorer._word_counts: (hyp content, hyp function, ref content, ref function matches per
+    stage, hyp function words, ref function words); None for what scorer.py must count itself."""
+    cdef long long hc[MOST_STAGES]
+    cdef long long hf[MOST_STAGES]
+    cdef long long rc[MOST_STAGES]
+    cdef long long rf[MOST_STAGES]
+    cdef Py_ssize_t n_hyp = len(hyp), n_ref = len(ref), i, j, nh, nr, s, k
+    cdef Py_ssize_t hyp_function, ref_function
+    cdef unsigned char* hyp_flags = NULL
+    cdef unsigned char* ref_flags = NULL
+    cdef object match  # (a tuple, or a Match: a subclass)
+    if n_stages > MOST_STAGES:
+        return None
+    for s in range(n_stages):
+        hc[s] = hf[s] = rc[s] = rf[s] = 0
+    try:
+        hyp_flags = _flags(hyp, fw, &hyp_function)
+        ref_flags = _flags(ref, fw, &ref_function)
+        for match in matches:
+            i, j, nh, nr = match[0], match[1], match[4], match[5]
+            if i < 0 or j < 0 or nh < 1 or nr < 1 or i + nh > n_hyp or j + nr > n_ref:
+                return None
+            s = stage_index[match[2]]
+            for k in range(i, i + nh):
+                if hyp_flags[k]:
+                    hf[s] += 1
+                else:
+                    hc[s] += 1
+            for k in range(j, j + nr):
+                if ref_flags[k]:
+                    rf[s] += 1
+                else:
+                    rc[s] += 1
+    finally:
+        PyMem_Free(hyp_flags)
+        PyMem_Free(ref_flags)
+    return (tuple([hc[s] for s in range(n_stages)]), tuple([hf[s] for s in range(n_stages)]),
+            tuple([rc[s] for s in range(n_stages)]), tuple([rf[s] for s in range(n_stages)]),
+            hyp_function, ref_function)
+
+
+def chunks_and_crossings(matches):
+    """scorer._chunks_and_crossings: (chunks, crossings) for matches in candidate order; None
+    past MOST_CHUNKS chunks."""
+    cdef Py_ssize_t starts[MOST_CHUNKS]
+    cdef long long sizes[MOST_CHUNKS]
+    cdef Py_ssize_t n = 0, i, j, end_i = -1, end_j = -1, a, b
+    cdef long long crossings = 0
+    cdef object match  # (a tuple, or a Match: a subclass)
+    for match in matches:
+        i, j = match[0], match[1]
+        if i != end_i or j != end_j:
+            if n == MOST_CHUNKS:
+                return None
+            starts[n] = j
+            sizes[n] = 1
+            n += 1
+        else:
+            sizes[n - 1] += 1
+        end_i, end_j = i + <Py_ssize_t>match[4], j + <Py_ssize_t>match[5]
+    for b in range(1, n):  # search.inversions(starts, sizes): w_a * w_b over a < b with starts[a] > starts[b]
+        for a in range(b):
+            if starts[a] > starts[b]:
+                crossings += sizes[a] * sizes[b]
+    return n, crossings
