@@ -12,7 +12,7 @@ import time
 import zipfile
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from . import jar_resources, languages, porter
 from .wordnet import WordNet, locate as locate_wordnet
@@ -193,6 +193,17 @@ def synonym_sets(source: str) -> Callable[[str], frozenset[int]]:
     """word -> its synset keys, memoised: from WordNet ("wordnet", synsets_of) or from the Meteor
     1.5 jar's own synonym dictionary ("jar", WordNet offsets; see jar_resources)."""
     return _jar_synsets() if source == "jar" else synsets_of
+
+
+def unmemoised_synonym_keys(source: str) -> Callable[[str], Iterable[int]]:
+    """synonym_sets(source) for a caller that keeps each word's keys itself (the synonym stage's C
+    twin): from WordNet, a word's keys as ``synset_keys`` lists them (a key may repeat), with no
+    set built and nothing memoised here; the jar's sets are memoised as loaded."""
+    return _jar_synsets() if source == "jar" else _wordnet_synset_keys
+
+
+def _wordnet_synset_keys(word: str) -> list[int]:
+    return wordnet().synset_keys(word)
 
 
 @lru_cache(maxsize=1)

@@ -21,3 +21,16 @@ def test_synset_keys_agree_with_nltk_on_inflected_forms():
     for word in words:
         keys = reader.synset_keys(word)
         assert [reader.synset_name(k) for k in keys] == [s.name() for s in wn.synsets(word)], word
+
+
+def test_the_unmemoised_synonym_keys_are_the_memoised_sets_and_fill_no_memo():
+    """The synonym stage's C twin keeps each word's keys itself: from WordNet it is handed the
+    reader's keys as they are, the same synsets as synonym_sets, and the word-to-set memo stays as it was."""
+    keys = resources.unmemoised_synonym_keys("wordnet")
+    words = ["big", "Large", "running", "geese", "boxes", "the", ",", "", "xqzv"]
+    memo = resources.synsets_of.__self__
+    before = dict(memo)
+    found = [frozenset(keys(word)) for word in words]
+    assert dict(memo) == before
+    assert found == [resources.synonym_sets("wordnet")(word) for word in words]
+    assert found[0] and found[1] & found[0] and not found[5] and not found[-1]

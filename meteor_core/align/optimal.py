@@ -119,10 +119,11 @@ def _synonym_candidates(hyp, ref, free_h, free_r, config) -> dict[int, list[int]
         return out
     # The paper's relation: the two words share a WordNet synset. Words without synsets
     # (punctuation, most function words) cannot match here: identical words matched earlier.
-    keys = resources.synonym_sets(config.synonym_source)
-    if _C_SYNONYMS is not None:
-        return _C_SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys,
+    if _C_SYNONYMS is not None:  # (it keeps each word's keys: no set or memo entry is made for it)
+        return _C_SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source,
+                                              resources.unmemoised_synonym_keys(config.synonym_source),
                                               resources.MEMO_LIMIT)
+    keys = resources.synonym_sets(config.synonym_source)
     ref_synsets = list(map(keys, map(ref.__getitem__, free_r)))
     anywhere = frozenset().union(*ref_synsets)  # most words share none: skip them fast
     out = {}
