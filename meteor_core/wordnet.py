@@ -43,7 +43,11 @@ _SUBSTITUTIONS = {
 # those ending in its own last letter.
 _RULES_BY_LAST = {pos: {old[-1]: [rule for rule in rules if rule[0][-1] == old[-1]] for old, _ in rules}
                   for pos, rules in _SUBSTITUTIONS.items()}
-_ANY_SUFFIX = tuple(sorted({old for rules in _SUBSTITUTIONS.values() for old, _ in rules}))  # some rule applies
+# Every part of speech's rules by the last letter of their suffix, as (part of speech's number, suffix,
+# replacement), in POS_LIST order and each one's own order: a word with no exception entry tries these alone.
+_ALL_RULES_BY_LAST = {last: tuple((p, old, new) for p, pos in enumerate(POS_LIST) for old, new in _SUBSTITUTIONS[pos]
+                                  if old[-1] == last)
+                      for last in {old[-1] for rules in _SUBSTITUTIONS.values() for old, _ in rules}}
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
 
 
@@ -183,11 +187,43 @@ class WordNet:
         segments: the common cases are spelled out."""
         word = word.lower()
         keys_of = self._keys_of
-        if word not in self._irregular and not word.endswith(_ANY_SUFFIX):
-            # No exception and no rule for any part of speech (most words): the word is its only base form.
-            return list(keys_of.get(word, ()))
-        keys: list[int] = []
         own = keys_of.get(word, ())
+        if word in self._irregular:
+            return self._irregular_keys(word, own)
+        rules = _ALL_RULES_BY_LAST.get(word[-1:])
+        if rules is None:
+            # No exception, and no rule's suffix ends in its last letter (most words): the word is its only base form.
+            return list(own)
+        # The forms the rules make that the index lists, with their keys, in POS_LIST order: one
+        # pass over the rules ending in the word's last letter, whatever their part of speech.
+        bases = []
+        for p, old, new in rules:
+            if word.endswith(old):
+                form = word[: -len(old)] + new
+                form_keys = keys_of.get(form)
+                if form_keys is not None:
+                    bases.append((p, form, form_keys))
+        if not bases:
+            return list(own)
+        # Each part of speech's own keys (the word as its base form) come before its rules' forms.
+        keys: list[int] = []
+        seen = set()  # (part of speech, form): the rules of one part of speech can make a form twice
+        n_own = 0
+        for p, form, form_keys in bases:
+            while n_own < len(own) and own[n_own] & 3 <= p:
+                keys.append(own[n_own])
+                n_own += 1
+            if (p, form) not in seen:
+                seen.add((p, form))
+                keys += [key for key in form_keys if key & 3 == p]
+        keys += own[n_own:]
+        return keys
+
+    def _irregular_keys(self, word: str, own: tuple[int, ...]) -> list[int]:
+        """synset_keys for a word some part of speech lists an exception for: in that part of speech
+        the word and its exception's forms are the base forms, in the others the word and its rules' forms."""
+        keys_of = self._keys_of
+        keys: list[int] = []
         found = {}  # form -> its keys: the parts of speech's rules often make the same form
         last = word[-1:]
         for p, exceptions, rules_by_last in self._by_pos:

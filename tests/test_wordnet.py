@@ -3,6 +3,9 @@ lookup when no exception or suffix rule applies, the rules ending in the word's 
 otherwise), so it is checked against NLTK's own wordnet.synsets on words that take every rule."""
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from meteor_core import resources
 
 # Every suffix some rule of morphy removes or rewrites, and endings no rule touches.
@@ -21,6 +24,41 @@ def test_synset_keys_agree_with_nltk_on_inflected_forms():
     for word in words:
         keys = reader.synset_keys(word)
         assert [reader.synset_name(k) for k in keys] == [s.name() for s in wn.synsets(word)], word
+
+
+def morphy_keys(reader, word):
+    """NLTK's wordnet.synsets(word) as keys, the plain way: per part of speech, the word and its
+    exception's forms, or else the word and every form its rules make, each once, those indexed."""
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    substitutions = WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS
+    word = word.lower()
+    keys = []
+    for p, pos in enumerate("nvar"):
+        exceptions = reader.exceptions[pos]
+        if word in exceptions:
+            forms = [word, *exceptions[word]]
+        else:
+            forms = [word] + [word[: -len(old)] + new for old, new in substitutions[pos] if word.endswith(old)]
+        for form in dict.fromkeys(forms):
+            keys += [key for key in reader.lemma_keys(form) if key & 3 == p]
+    return keys
+
+
+def test_synset_keys_are_morphy_on_every_lemma_and_its_inflections():
+    reader = resources.wordnet()
+    irregular = sorted(set().union(*reader.exceptions.values()))
+    for lemma in sorted(set().union(*(reader.index[pos] for pos in "nvar"))) + irregular:
+        for word in (lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "ing", lemma + "er", lemma + "est",
+                     lemma + "men", lemma[:-1] + "ies", lemma.upper()):
+            assert reader.synset_keys(word) == morphy_keys(reader, word), word
+
+
+@settings(max_examples=10_000, deadline=None, derandomize=True)
+@given(st.text(alphabet="aeiouybcdfghlmnrstvwxzA-'_ .É", max_size=10))
+def test_synset_keys_are_morphy_on_random_strings(word):
+    reader = resources.wordnet()
+    assert reader.synset_keys(word) == morphy_keys(reader, word)
 
 
 def test_the_unmemoised_synonym_keys_are_the_memoised_sets_and_fill_no_memo():
