@@ -261,9 +261,10 @@ class JarSynonyms:
         return self._own(word) | stems
 
     def offsets(self, word: str) -> list[str]:
-        """synsets(word) as the file spells them (8-digit offsets, one spelling each), each once,
-        in no set: for a caller that keeps a word's keys itself (meteor15's candidates twin); no
-        int is parsed and no set built, most of a new word's cost."""
+        """synsets(word) as the file spells them, each once, in no set: for a caller that keeps a
+        word's keys itself (meteor15's candidates twin); no int is parsed and no set built (about
+        a third of a new word's lookup). Relies on what the jar's file holds (tests check it): one
+        spelling per offset (8 digits) and no offset twice on a line."""
         raw = self._raw.get(word)
         bases = self._bases.get(word)
         if bases is None:

@@ -198,7 +198,7 @@ def synonym_sets(source: str) -> Callable[[str], frozenset[int]]:
 def distinct_synonym_keys(source: str) -> Callable[[str], Iterable]:
     """word -> its synset keys, each once, for a caller that keeps them itself (meteor15's
     candidates twin): from the jar, the offsets as its file spells them (str: no int parsed, no
-    set built, nothing memoised; ~40% of a new word's lookup); from WordNet, synonym_sets."""
+    set built, nothing memoised: about a third of a new word's lookup); from WordNet, synonym_sets."""
     return _jar_synsets()[1] if source == "jar" else synsets_of
 
 

@@ -455,6 +455,7 @@ def test_the_real_jars_offsets_are_its_synsets_each_once():
                    + list(syn._bases)[::5])
     spellings = {}
     for line in syn._raw.values():
+        assert len(set(line.split())) == len(line.split())
         for offset in line.split():
             assert spellings.setdefault(int(offset), offset) == offset
 
