@@ -192,14 +192,21 @@ def load_synonyms(source: str) -> float:
 def synonym_sets(source: str) -> Callable[[str], frozenset[int]]:
     """word -> its synset keys, memoised: from WordNet ("wordnet", synsets_of) or from the Meteor
     1.5 jar's own synonym dictionary ("jar", WordNet offsets; see jar_resources)."""
-    return _jar_synsets() if source == "jar" else synsets_of
+    return _jar_synsets()[0] if source == "jar" else synsets_of
+
+
+def distinct_synonym_keys(source: str) -> Callable[[str], Iterable]:
+    """word -> its synset keys, each once, for a caller that keeps them itself (meteor15's
+    candidates twin): from the jar, the offsets as its file spells them (str: no int parsed, no
+    set built, nothing memoised: about a third of a new word's lookup); from WordNet, synonym_sets."""
+    return _jar_synsets()[1] if source == "jar" else synsets_of
 
 
 def unmemoised_synonym_keys(source: str) -> Callable[[str], Iterable[int]]:
     """synonym_sets(source) for a caller that keeps each word's keys itself (the synonym stage's C
     twin): from WordNet, a word's keys as ``synset_keys`` lists them (a key may repeat), with no
     set built and nothing memoised here; the jar's sets are memoised as loaded."""
-    return _jar_synsets() if source == "jar" else _wordnet_synset_keys
+    return _jar_synsets()[0] if source == "jar" else _wordnet_synset_keys
 
 
 def _wordnet_synset_keys(word: str) -> list[int]:
@@ -207,8 +214,11 @@ def _wordnet_synset_keys(word: str) -> list[int]:
 
 
 @lru_cache(maxsize=1)
-def _jar_synsets() -> Callable[[str], frozenset[int]]:
-    return WordMemo(jar_resources.synonyms().synsets).__getitem__
+def _jar_synsets() -> tuple[Callable[[str], frozenset[int]], Callable[[str], list[str]]]:
+    """The jar's dictionary, loaded once: its memoised synsets and its unmemoised offsets (one
+    object each, so that the candidates twin's per-function vocabulary is found again)."""
+    dictionary = jar_resources.synonyms()
+    return WordMemo(dictionary.synsets).__getitem__, dictionary.offsets
 
 
 def _shared_synset(words: tuple[str, str]) -> str | None:

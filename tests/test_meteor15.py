@@ -217,8 +217,8 @@ def test_the_fast_beam_is_the_jars_beam():
     rng = random.Random(17)
     vocab = "a b the of big large great dog dogs hound run runs running ran".split()
     config = MeteorConfig.meteor15(tokenizer="whitespace", modules="exact stem synonym")
-    original = resources.synonym_sets
-    resources.synonym_sets = lambda source: sets
+    original = resources.synonym_sets, resources.distinct_synonym_keys
+    resources.synonym_sets = resources.distinct_synonym_keys = lambda source: sets  # (the twin reads the latter)
     try:
         for n in [rng.randint(0, 9) for _ in range(300)] + [rng.randint(20, 45) for _ in range(40)]:
             hyp = [rng.choice(vocab) for _ in range(n)]
@@ -228,7 +228,7 @@ def test_the_fast_beam_is_the_jars_beam():
             assert ours.optimal
             assert sorted((m[0], m[1], m[2], m[4], m[5]) for m in ours.matches) == theirs.as_tuples(), (hyp, ref)
     finally:
-        resources.synonym_sets = original
+        resources.synonym_sets, resources.distinct_synonym_keys = original
 
 
 def test_the_fast_beam_ranks_as_the_jar_at_the_largest_distances():
@@ -426,6 +426,38 @@ def test_the_jars_synonym_dictionary(tiny_jar):
     assert syn.synsets("bigger") == set()  # no suffix rule gives "big" (WordNet lists it as an exception)
     assert syn.synsets("glass") == set()  # "ss" is no plural
     assert jar_resources.function_words() == {"the", "a"}
+
+
+def _offsets_agree(syn, words):
+    for word in words:
+        offsets = syn.offsets(word)
+        assert len(offsets) == len(set(offsets)), word  # each key once: the twin counts words per key
+        assert set(map(int, offsets)) == syn.synsets(word), word
+
+
+def test_the_jars_offsets_are_its_synsets_each_once(tiny_jar):
+    """offsets (what meteor15's candidates twin reads) lists synsets(word) as spelled in the file."""
+    from meteor_core import jar_resources
+    syn = jar_resources.synonyms()
+    assert syn.offsets("dogs") == ["2084071", "10114209"] and syn.offsets("ran") == ["1926311"]
+    _offsets_agree(syn, ["dog", "dogs", "hound", "hounds", "ran", "run", "larger", "bigger", "glass", "", "x"])
+
+
+def test_the_real_jars_offsets_are_its_synsets_each_once():
+    """Over the real jar: words, their inflections (a base form's synsets join the word's own, so
+    a key can come twice) and the exception list's forms; one spelling per offset."""
+    from meteor_core import jar_resources
+    if not jar_resources.jar_available():
+        pytest.skip("no Meteor 1.5 jar on this machine")
+    syn = jar_resources.synonyms()
+    words = list(syn._raw)[::50]
+    _offsets_agree(syn, words + [w + suffix for w in words for suffix in ("s", "es", "ed", "ing", "er")]
+                   + list(syn._bases)[::5])
+    spellings = {}
+    for line in syn._raw.values():
+        assert len(set(line.split())) == len(line.split())
+        for offset in line.split():
+            assert spellings.setdefault(int(offset), offset) == offset
 
 
 def test_meteor15_uses_the_jar_when_one_is_found(tiny_jar):

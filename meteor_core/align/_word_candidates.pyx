@@ -3,8 +3,9 @@
 paraphrase matches: the compiled twin of beam._word_candidates, and of beam._joined with
 beam._fixed_matches, which stay the reference (tests hold every result of both identical).
 
-The same candidates, in the same order, from the same stem and synonym functions; only the data
-differ:
+The same candidates, in the same order, from the same stem function and the same synsets (read
+through resources.distinct_synonym_keys: each word's keys once, the jar's as unparsed offset
+strings, not memoised, since the vocabulary keeps them); only the data differ:
 * each word is interned once per process (per pair of stem and synonym functions): an int id,
   with its stem as an int id and its synsets as int ids (dense, in a pool), computed when the
   word is first seen (the cold cost of a new word: its stem and its synsets, as in beam.py);

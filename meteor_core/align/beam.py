@@ -122,7 +122,8 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
         per_ref, fixed = _word_candidates(hyp, ref, stages, config, not phrases)
     else:
         stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
-        synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+        # (the twin keeps each word's keys: the jar's are read as offset strings, never memoised)
+        synsets = resources.distinct_synonym_keys(config.synonym_source) if "synonym" in stages else None
         per_ref, fixed = _C_WORDS.candidates(hyp, ref, "exact" in stages, stem, synsets, _SINGLES[_EXACT].upto(n),
                                              _SINGLES[_STEM].upto(n), _SINGLES[_SYNONYM].upto(n), not phrases)
     if phrases:
