@@ -24,9 +24,5 @@ page = st.navigation([
     st.Page("app_pages/difference.py", title="Why two METEORs differ", icon=":material/difference:"),
     st.Page("app_pages/agreement.py", title="Agreement with people", icon=":material/groups:"),
 ])
-preloading = preload.plotly_code()  # a session's first run: the browser loads Plotly's code meanwhile
-try:
-    page.run()
-finally:
-    if preloading is not None:
-        preloading.empty()
+page.run()
+preload.plotly_code()  # a session's first run: the browser loads Plotly's code after the page

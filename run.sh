@@ -67,8 +67,9 @@ case "$cmd" in
     setup_python; setup_wordnet; setup_accel; setup_java; setup_browser ;;
   app)
     setup_python; setup_wordnet; setup_accel
-    # Small objects from the C allocator, which gives freed memory back (see meteor_core/cli/app.py)
-    PYTHONMALLOC=${PYTHONMALLOC:-malloc} exec "$VENV/bin/streamlit" run app.py --server.headless true \
+    # Small objects from the C allocator, which gives freed memory back (see meteor_core/cli/app.py);
+    # serve.py is `streamlit run` with the pages' libraries imported before the first visitor.
+    PYTHONMALLOC=${PYTHONMALLOC:-malloc} exec "$PY" serve.py run app.py --server.headless true \
       --browser.gatherUsageStats false "$@" ;;
   test)
     setup_python; setup_wordnet; setup_accel; setup_java; setup_browser

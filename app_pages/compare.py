@@ -10,10 +10,11 @@ Speed: a test set is scored once per (data, configuration) and kept in the sessi
 set once per server for every session, started in the background by its first session); everything
 drawn from it is cached by the comparison's key, so a filter or a selection never rescores and
 rebuilds only what changed. The segment table with its charts and the segment view are
-fragments: changing a filter or opening a segment reruns that part only. The significance tests,
-the buckets and the exports are expanders computed when opened: the first screen does not wait
-for them. BLEU, chrF and TER are counted in a background thread started as the run's last step
-(components/background_metrics.py): ticking them finds them ready, or waits for that count.
+fragments: changing a filter or opening a segment reruns that part only. The charts, the
+significance tests, the buckets and the exports are expanders computed when opened, and the
+segment drawings come when a segment is opened: the first screen waits for none of them and
+draws no figure (DRAWN). BLEU, chrF and TER are counted in a background thread started as the
+run's last step (components/background_metrics.py): ticking them finds them ready, or waits for that count.
 
 State: every choice is kept across pages and while its widget is not drawn (persist_state: a
 widget drawn again shows the value the results use, never its own default), the open tabs and the
@@ -472,12 +473,25 @@ def corpus_section(loaded: Loaded) -> tuple[str, str]:
     return a, b
 
 
+# The first screen draws no Plotly figure: the browser's evaluation of Plotly's code (4.7 MB,
+# ~1 s of its main thread) and three drawings kept a fresh visit to this page over 3 s. The
+# segment drawings come once a segment is opened or asked for (DRAWN, for the rest of the
+# session), the charts in a closed expander; app.py has the browser load Plotly's code after the
+# first screen (components/preload.py), so those still open in under 0.5 s.
+DRAWN = "cmp_segments_drawn"
+
+
+def _draw_segments():
+    st.session_state[DRAWN] = True
+
+
 def _open_selected():
-    """A row selected in the segment table opens in the segment view: only that fragment reruns
-    (a full rerun redrew the whole page: 0.8-2.4 s in Chromium)."""
+    """A row selected in the segment table opens in the segment view, drawn: only that fragment
+    reruns (a full rerun redrew the whole page: 0.8-2.4 s in Chromium)."""
     rows = st.session_state.segments_table.selection.rows
     if rows:
         st.session_state.cmp_segment = int(st.session_state.cmp_shown_ids[rows[0]])
+        _draw_segments()
         st.rerun(scope=SEGMENT_VIEW)
 
 
@@ -505,11 +519,15 @@ def segments_section(loaded: Loaded, a: str, b: str) -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in loaded.names + [f"{b} − {a}"]})
     st.download_button("Segment table (CSV)", lambda: csv_text(research_views.with_signature(
         shown_table, loaded.config.signature())), "segments.csv", "text/csv", key="dl_segments", on_click="ignore")
-    # Lazy tabs: only the open chart is built and sent (the others cost nothing until opened).
-    tabs = st.tabs(["Scatter: A vs B", "Differences", "Score vs length"], key="cmp_chart_tab", on_change="rerun")
-    for tab, chart in zip(tabs, CHARTS):
-        if tab.open:
-            tab.plotly_chart(_chart(*args, chart), key=f"cmp_chart_{chart}")
+    # Closed at first, like the sections below: a first visit draws no figure (see DRAWN).
+    charts = st.expander("Charts of these segments: A against B, the differences, score against length",
+                         key="cmp_charts_open", on_change="rerun")
+    if charts.open:  # lazy tabs inside: only the open chart is built and sent
+        tabs = charts.tabs(["Scatter: A vs B", "Differences", "Score vs length"], key="cmp_chart_tab",
+                           on_change="rerun")
+        for tab, chart in zip(tabs, CHARTS):
+            if tab.open:
+                tab.plotly_chart(_chart(*args, chart), key=f"cmp_chart_{chart}")
     page_state.keep(("cmp_chart_tab",))  # a fragment: the page's own keep does not run on its reruns
 
 
@@ -525,7 +543,7 @@ def segment_view(loaded: Loaded, a: str) -> None:
     n = loaded.comparison.n_segments
     if not 1 <= st.session_state.get("cmp_segment", 1) <= n:
         st.session_state.cmp_segment = 1
-    segment = st.number_input("Segment", 1, n, key="cmp_segment", persist_state="session")
+    segment = st.number_input("Segment", 1, n, key="cmp_segment", persist_state="session", on_change=_draw_segments)
     k = int(segment) - 1
     n_refs = len(loaded.references[k])
     best_of_a = loaded.comparison.results[a].segments[k].best_reference
@@ -546,6 +564,11 @@ def segment_view(loaded: Loaded, a: str) -> None:
             st.caption(f"P {number(pair.precision)} · R {number(pair.recall)} · {pair.matches} matches in "
                        f"{pair.chunks} chunks")
             st.text(loaded.systems[name][k])
+    if not st.session_state.get(DRAWN):  # a first visit draws no figure (see DRAWN)
+        st.button("Draw the alignments", key="cmp_draw", on_click=_draw_segments,
+                  help="How each system's words map to the reference's, stage by stage (as on the first page). "
+                       "Opening a segment from the table draws them too.")
+        return
     for i, name in enumerate(pairs):  # full width, one above the other: long sentences stay readable
         st.plotly_chart(_segment_figure(loaded, loaded.key, name, k, ref_index), key=f"cmp_pair_{i}", width="stretch")
 

@@ -43,12 +43,13 @@ def _free_port() -> int:
 
 @contextmanager
 def streamlit_server(script: str = "app.py", launch: list[str] | None = None, cwd=ROOT, env=None):
-    """(url, process) of a Streamlit server of ``script`` on a free port; ``launch`` starts it
-    another way (the installed `meteor app`), from ``cwd``, given the server options."""
+    """(url, process) of a Streamlit server of ``script`` on a free port, started as run.sh starts
+    it (serve.py); ``launch`` starts it another way (the installed `meteor app`), from ``cwd``,
+    given the server options."""
     port = _free_port()
     options = ["--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1"]
-    command = launch + options if launch else [sys.executable, "-m", "streamlit", "run", str(ROOT / script), *options,
-                                               "--browser.gatherUsageStats", "false"]
+    command = launch + options if launch else [sys.executable, str(ROOT / "serve.py"), "run", str(ROOT / script),
+                                               *options, "--browser.gatherUsageStats", "false"]
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -44,13 +44,25 @@ def test_demo_set_scores_and_compares(page):
     assert len(segments) == 1200
     labels = [d.label for d in at.get("download_button")]
     assert labels == ["Corpus table (CSV)", "Corpus table and bootstrap (JSON)", "Segment table (CSV)"]
-    # the open chart (lazy tabs: scatter first); one drawing per system (significance, buckets and
-    # exports are closed expanders)
-    assert len(at.get("plotly_chart")) == 1 + 2
-    for tab in ("Differences", "Score vs length"):
+    # the first screen draws no figure: the charts, significance, buckets and exports are closed
+    # expanders, the segment drawings wait for a segment to be opened or asked for
+    assert at.get("plotly_chart") == [] and [b.label for b in at.button][:1] == ["Draw the alignments"]
+    at.session_state["cmp_charts_open"] = True
+    at.run()
+    assert [c.key for c in at.get("plotly_chart")] == ["cmp_chart_scatter"]  # lazy tabs: the open one only
+    for tab, chart in (("Differences", "differences"), ("Score vs length", "length")):
         at.session_state["cmp_chart_tab"] = tab
         at.run()
-        assert not at.exception and len(at.get("plotly_chart")) == 1 + 2
+        assert not at.exception and [c.key for c in at.get("plotly_chart")] == [f"cmp_chart_{chart}"]
+    at.button(key="cmp_draw").click().run()  # one drawing per system, from now on in this session
+    assert [c.key for c in at.get("plotly_chart")] == ["cmp_chart_length", "cmp_pair_0", "cmp_pair_1"]
+    at.number_input(key="cmp_segment").set_value(2).run()
+    assert len(at.get("plotly_chart")) == 3 and not [b for b in at.button if b.key == "cmp_draw"]
+
+
+def test_choosing_a_segment_draws_it(page):
+    at = page.number_input(key="cmp_segment").set_value(5).run()
+    assert [c.key for c in at.get("plotly_chart")] == ["cmp_pair_0", "cmp_pair_1"]
 
 
 def test_the_first_screen_leaves_significance_buckets_and_exports_for_later(page, monkeypatch):
@@ -79,10 +91,10 @@ def test_the_first_screen_leaves_significance_buckets_and_exports_for_later(page
                                                       "By bucket (compare-mt style, 95% bootstrap intervals)"]
     at.session_state["cmp_sig_open"] = True
     at.run()
-    assert computed == ["significance_report"] and len(at.get("plotly_chart")) == 1 + 2 + 1  # the heatmap
+    assert computed == ["significance_report"] and len(at.get("plotly_chart")) == 1  # the heatmap
     at.session_state["cmp_buckets_open"] = True
     at.run()
-    assert computed[1:] == ["length_buckets", "frequency_buckets"] and len(at.get("plotly_chart")) == 1 + 2 + 1 + 1
+    assert computed[1:] == ["length_buckets", "frequency_buckets"] and len(at.get("plotly_chart")) == 1 + 1
     at.session_state["cmp_exports_open"] = True
     at.run()
     assert not at.exception and len(computed) == 3  # the exports reuse both

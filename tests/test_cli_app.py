@@ -31,8 +31,15 @@ def test_in_a_checkout_it_runs_the_checkouts_app(execs, monkeypatch):
     assert env["PYTHONMALLOC"] == "malloc"  # the C allocator, which gives a closed session's memory back
     assert env["PATH"] == os.environ["PATH"]
     assert path == sys.executable
-    assert command == [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--browser.gatherUsageStats",
+    assert command == [sys.executable, str(ROOT / "serve.py"), "run", str(ROOT / "app.py"), "--browser.gatherUsageStats",
                        "false", "--server.port", "8600", "--server.headless", "true", "--theme.base=dark"]
+
+
+def test_an_app_without_serve_py_runs_under_plain_streamlit(tmp_path):
+    (tmp_path / "app.py").write_text("")
+    assert app.streamlit_command(tmp_path / "app.py", ["--server.port", "1"]) == [
+        sys.executable, "-m", "streamlit", "run", str(tmp_path / "app.py"), "--browser.gatherUsageStats", "false",
+        "--server.port", "1"]
 
 
 def test_other_subcommands_still_refuse_unknown_options(capsys):

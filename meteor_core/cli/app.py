@@ -5,8 +5,9 @@
 
 The explorer is the checkout's app.py when this meteor_core is a checkout's, else the installed
 meteor_explorer package (pip install 'meteor-explorer[app]'). This runs
-`python -m streamlit run <app.py> --browser.gatherUsageStats false [options]` in place of itself:
-streamlit is never imported here.
+`python <serve.py> run <app.py> --browser.gatherUsageStats false [options]` in place of itself
+(serve.py, beside app.py, is `streamlit run` with the pages' libraries imported before the first
+visitor): streamlit is never imported here.
 """
 from __future__ import annotations
 
@@ -50,7 +51,9 @@ def app_script() -> Path | None:
 
 
 def streamlit_command(script: Path, options: list[str]) -> list[str]:
-    return [sys.executable, "-m", "streamlit", "run", str(script), *DEFAULT_OPTIONS, *options]
+    server = script.parent / "serve.py"
+    start = [str(server)] if server.is_file() else ["-m", "streamlit"]  # (an app.py without it: plain streamlit)
+    return [sys.executable, *start, "run", str(script), *DEFAULT_OPTIONS, *options]
 
 
 def server_environment(environ=os.environ) -> dict[str, str]:
