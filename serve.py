@@ -18,8 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 
 # What the pages import, and what they import on first use (sacrebleu for BLEU/chrF/TER):
-# pandas ~0.4 s, scipy ~1 s (the agreement page), sacrebleu ~0.3 s, numpy, Plotly, the views.
-LIBRARIES = ("numpy", "pandas", "plotly.graph_objects", "scipy.stats", "sacrebleu.metrics")
+# pandas ~0.4 s, scipy ~1 s (the agreement page), sacrebleu ~0.3 s, numpy, Plotly, the views, PIL
+# (st.set_page_config reads the favicon with it).
+LIBRARIES = ("numpy", "pandas", "plotly.graph_objects", "scipy.stats", "sacrebleu.metrics", "PIL.Image")
 PACKAGES = ("components", "meteor_core.analysis")  # every module of these (each is an import, no work)
 
 

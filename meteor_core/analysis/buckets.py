@@ -27,6 +27,7 @@ import numpy as np
 
 from .compare import (DEFAULT_SAMPLES, DEFAULT_SEED, RESAMPLE_BLOCK_FLOATS, SystemComparison, sample_scores,
                       stat_matrix)
+from .stat_arrays import resampled_sums
 
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -139,7 +140,7 @@ def frequency_buckets(comparison: SystemComparison, cutoffs=FREQUENCY_CUTOFFS, s
             if check is not None:
                 check()
             ids = rng.integers(0, len(segments), size=(min(block, samples - start), len(segments)))
-            resampled[start:start + len(ids)] = _fmean(counts[ids].sum(axis=1), comparison.config.alpha)[2]
+            resampled[start:start + len(ids)] = _fmean(resampled_sums(counts, ids), comparison.config.alpha)[2]
         for b, label in enumerate(labels):
             hyp_words, ref_words = int(total[b, 1]), int(total[b, 3])
             if not hyp_words and not ref_words:

@@ -14,7 +14,7 @@ import numpy as np
 from ..config import MeteorConfig
 from ..scorer import CorpusResult, SegmentResult, score_corpus
 from . import verdict
-from .stat_arrays import meteor_scores
+from .stat_arrays import meteor_scores, resampled_sums
 from .stat_arrays import stat_matrix as _stat_rows
 
 DEFAULT_SAMPLES = 1000
@@ -152,8 +152,8 @@ def paired_bootstrap(comparison: SystemComparison, baseline: str, system: str,
         if check is not None:
             check()
         ids = rng.integers(0, n, size=(min(block, samples - start), n))
-        deltas[start:start + len(ids)] = (sample_scores(b[ids].sum(axis=1), comparison.config)
-                                          - sample_scores(a[ids].sum(axis=1), comparison.config))
+        deltas[start:start + len(ids)] = (sample_scores(resampled_sums(b, ids), comparison.config)
+                                          - sample_scores(resampled_sums(a, ids), comparison.config))
     observed = comparison.results[system].score - comparison.results[baseline].score
     centred = np.abs(deltas - deltas.mean())
     p_value = (np.count_nonzero(centred >= abs(observed)) + 1) / (samples + 1)

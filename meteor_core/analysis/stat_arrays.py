@@ -32,6 +32,26 @@ COLUMNS = tuple(
 _AT = {name: k for k, name in enumerate(COLUMNS)}
 
 
+def resampled_sums(matrix: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``matrix[ids].sum(axis=1)``: each row of ``ids`` is a resample of ``matrix``'s rows (a
+    bootstrap sample of segments), summed. When every statistic is a whole number (every preset's
+    but meteor15's, whose weighted matches are fractions) the sum is taken as how often each row
+    was drawn times the row: products and sums of whole numbers below 2**53 are exact in any
+    order, so the result is the same to the bit, and the matrix is read once per block instead of
+    copied once per resample (the bundled TED set's 1,000 samples: 0.01 s against 0.05 s). The
+    counts take resamples x rows numbers, so only where a resample draws as many rows as the
+    matrix has (the callers bound resamples x draws)."""
+    draws, rows = ids.shape[1], matrix.shape[0]
+    whole = rows <= draws and matrix.size and float(np.abs(matrix).max()) * draws < 2 ** 53 \
+        and not np.any(np.mod(matrix, 1))
+    if not whole:
+        return matrix[ids].sum(axis=1)
+    offsets = (np.arange(len(ids)) * rows)[:, None]  # resample r's counts at r * rows + row
+    counts = np.bincount((ids + offsets).ravel(), minlength=len(ids) * rows).reshape(len(ids), rows)
+    summed = counts.astype(np.float64) @ matrix.reshape(rows, -1)  # (a row may be a table: flattened)
+    return summed.reshape(len(ids), *matrix.shape[1:])
+
+
 def stat_matrix(stats: Iterable[MeteorStats]) -> np.ndarray:
     """Rows of statistics -> a float matrix, one ``metric.stats_row`` each, ``COLUMNS`` wide."""
     rows = [stats_row(s) for s in stats]
