@@ -246,6 +246,42 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
     same()
 
 
+def test_spending_summed_up_to_the_headroom_is_spending_step_by_step():
+    """The C paraphrase matcher sums its steps' units while the sum stays below
+    Budget.headroom(), then spends the sum in one call: the same answer at every step, the same
+    work used and the same stop, whatever the limit and the steps (the safety clock's checks
+    included: a check falls due at the same step)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core.align import search
+    from meteor_core.align.search import Budget
+
+    @settings(max_examples=500, deadline=None, derandomize=True)
+    @given(st.integers(0, 3_000), st.lists(st.integers(0, 400), max_size=60), st.integers(1, 500))
+    def same(limit, steps, clock_every):
+        saved, search._CLOCK_EVERY = search._CLOCK_EVERY, clock_every
+        try:
+            one, summed = Budget(limit), Budget(limit)
+            pending, room = 0, summed.headroom()
+            for units in steps:
+                expected = one.spend(units)
+                pending += units
+                if pending < room:
+                    answer = False
+                else:
+                    answer = summed.spend(pending)
+                    pending, room = 0, summed.headroom()
+                assert answer == expected
+                assert summed.used + pending == one.used
+            summed.spend(pending) if pending else None
+            assert (summed.used, summed.exhausted, summed.stopped_by) == (one.used, one.exhausted, one.stopped_by)
+        finally:
+            search._CLOCK_EVERY = saved
+
+    same()
+
+
 @needs_build
 def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
     """An empty word, a word holding a space (its phrases would join differently) or a lone
