@@ -11,8 +11,10 @@ The same steps, read line by line from them; only the data differ:
   phrase's CRC-32 grown word by word as the walk extends it (zlib's CRC-32, computed here), so a
   phrase is hashed once for the slot probe and the prefix bit alike;
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
-  slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
-  a filter on (byte length, first byte, last byte) rejecting most without hashing;
+  slices with their start positions ascending, hashed word by word (ngram_more: each word's
+  CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
+  pool, hashed the same way, a filter on (byte length, first byte, last byte) rejecting most
+  without hashing;
 * each phrase's paraphrases' filter keys are made once per process, when the phrase is first
   matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
   rejects most paraphrases before their entries in the cache or the mapped pool are read;
@@ -29,7 +31,7 @@ that is not valid UTF-8), and beam's own code runs for them.
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef uint32_t CRC_TABLE[256]
 cdef int _k, _b
@@ -44,6 +46,7 @@ DEF FILTER_BITS = 1 << 16
 DEF PHRASE_CACHE = 1 << 17  # entries of _Table's phrase cache (64 bytes each)
 DEF CACHED_BYTES = 52  # a phrase's bytes kept in its entry; longer phrases are not cached
 DEF TARGET_CACHE = 1 << 18  # entries of _Table's paraphrase cache (16 bytes each)
+DEF NGRAM_START = 0x243F6A8885A308D3
 
 
 cdef struct PhraseEntry:
@@ -59,7 +62,7 @@ cdef struct PhraseEntry:
 
 
 cdef struct TargetEntry:
-    # A paraphrase (string id + 1; 0: empty) with its CRC-32, length, first and last byte: what
+    # A paraphrase (string id + 1; 0: empty) with its words_hash, length, first and last byte: what
     # _Sentence.find needs, without reading its offsets and bytes in the mapped pool again.
     uint32_t id_plus_one
     uint32_t h
@@ -75,6 +78,31 @@ cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssiz
     for k in range(n):
         state = CRC_TABLE[(state ^ data[k]) & 0xFF] ^ (state >> 8)
     return state
+
+
+cdef inline uint64_t ngram_more(uint64_t state, uint32_t word) noexcept nogil:
+    """An n-gram's hash grown by one word (given as its CRC-32): a sentence's n-grams cost one
+    step a word, where their CRC-32 ran over every byte of each. Start from NGRAM_START; the
+    hash is ngram_hash(state)."""
+    return (state ^ word) * 0x9E3779B97F4A7C15ULL
+
+
+cdef inline uint32_t ngram_hash(uint64_t state) noexcept nogil:
+    return <uint32_t> (state >> 32)
+
+
+cdef inline uint32_t words_hash(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    """The n-gram hash of ``data[:n]``, its words being what lies between single spaces."""
+    cdef uint64_t state = NGRAM_START
+    cdef uint32_t crc = 0xFFFFFFFFu
+    cdef Py_ssize_t k
+    for k in range(n):
+        if data[k] == 32:
+            state = ngram_more(state, ~crc)
+            crc = 0xFFFFFFFFu
+        else:
+            crc = CRC_TABLE[(crc ^ data[k]) & 0xFF] ^ (crc >> 8)
+    return ngram_hash(ngram_more(state, ~crc))
 
 
 cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -138,8 +166,21 @@ cdef class _Sentence:
         self._index(longest)
 
     cdef void _index(self, Py_ssize_t longest) except *:
+        cdef Py_ssize_t k
+        cdef uint32_t* word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
+        if word_crc == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
+        try:
+            self._index_ngrams(longest, word_crc)
+        finally:
+            free(word_crc)
+
+    cdef void _index_ngrams(self, Py_ssize_t longest, const uint32_t* word_crc) except *:
         cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
-        cdef uint32_t state, h
+        cdef uint64_t state
+        cdef uint32_t h
         cdef Py_ssize_t n_slots = 16
         for k in range(self.n):
             most += min(longest, self.n - k)
@@ -165,12 +206,10 @@ cdef class _Sentence:
             self.slots[slot] = -1
         self.entries = 0
         for s in range(self.n):
-            state = 0xFFFFFFFFu
+            state = NGRAM_START
             for w in range(s, min(s + longest, self.n)):
-                if w > s:
-                    state = crc_more(state, self.text + self.end[w - 1], 1)  # the space
-                state = crc_more(state, self.text + self.start[w], self.end[w] - self.start[w])
-                h = ~state
+                state = ngram_more(state, word_crc[w])
+                h = ngram_hash(state)
                 length = self.end[w] - self.start[s]
                 slot = h & self.mask
                 while True:
@@ -202,7 +241,7 @@ cdef class _Sentence:
                 node += 1
 
     cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
-        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their CRC-32,
+        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash,
         length, first and last byte), or -1."""
         cdef Py_ssize_t k, slot, e
         cdef Py_ssize_t length = target.length
@@ -341,7 +380,7 @@ cdef class _Table:
         return p
 
     cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
-        """Paraphrase ``s``'s CRC-32, length, first and last byte, through the paraphrase cache."""
+        """Paraphrase ``s``'s words_hash, length, first and last byte, through the paraphrase cache."""
         cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
         cdef const unsigned char* data
         if entry.id_plus_one != s + 1:
@@ -349,7 +388,7 @@ cdef class _Table:
             entry.offset = self.offsets[s]
             entry.length = self.offsets[s + 1] - entry.offset
             data = &self.pool[entry.offset]
-            entry.h = ~crc_more(0xFFFFFFFFu, data, entry.length)
+            entry.h = words_hash(data, entry.length)
             entry.first, entry.last = data[0], data[entry.length - 1]
         return entry
 
