@@ -139,6 +139,10 @@ def spaced_line(str text):
     cdef Py_UCS4* out
     cdef Py_UCS4* src
     cdef bint digits = False
+    # which of the passes' characters the text holds (the first pass only adds spaces, so the
+    # line holds the same): a pass whose character is absent is skipped without a scan
+    cdef bint commas = False, quotes = False, double_quotes = False, hyphens = False
+    cdef Py_ssize_t apostrophes = 0
     cdef _Line line = _Line()
     if ".." in text or "DOTMULTI" in text:
         return None
@@ -153,24 +157,34 @@ def spaced_line(str text):
             out[k + 1] = c
             out[k + 2] = 0x20
             k += 3
+            double_quotes = double_quotes or c == 0x201C or c == 0x201D
+            hyphens = hyphens or c == 0x2013
         else:
             digits = digits or is_digit(c)
+            if c < 0x41 or c > 0x7A or c == 0x60:  # (not a letter of A-z: the rest there is spaced)
+                commas = commas or c == 0x2C
+                hyphens = hyphens or c == 0x2D or c == 0x2013
+                if c == 0x27:
+                    apostrophes += 1
+                elif c == 0x60 or c == 0x2018 or c == 0x2019:
+                    quotes = True
+                    apostrophes += 1
             out[k] = c
             k += 1
     out[k] = 0x20
     k += 1
     line.take(out, k)
-    if line.has(0x2C):  # ","
+    if commas:  # ","
         line.three(0x2C, NOT_DIGIT, NOT_DIGIT, SPACED)
         if digits:
             line.three(0x2C, DIGIT, NOT_DIGIT, SPACED)
             line.three(0x2C, NOT_DIGIT, DIGIT, SPACED)
-    if line.has(0x60) or line.has(0x2018) or line.has(0x2019):  # ` ‘ ’ -> '
+    if quotes:  # ` ‘ ’ -> '
         for p in range(line.n):
             c = line.chars[p]
             if c == 0x60 or c == 0x2018 or c == 0x2019:
                 line.chars[p] = 0x27
-    if _has_double_quote(line):  # “ ” '' -> " " "
+    if (double_quotes or apostrophes >= 2) and _has_double_quote(line):  # “ ” '' -> " " "
         src = line.chars
         out = line.fresh(3 * line.n)
         p = k = 0
@@ -185,7 +199,8 @@ def spaced_line(str text):
                 k += 1
                 p += 1
         line.take(out, k)
-    if line.has(0x2D) or line.has(0x2013):  # "-" "–": "–" -> "-", "--" -> "-", then intra-word hyphens go
+        apostrophes = line.has(0x27)  # ('' went)
+    if hyphens:  # "-" "–": "–" -> "-", "--" -> "-", then intra-word hyphens go
         src = line.chars
         out = line.fresh(line.n)
         p = k = 0
@@ -199,7 +214,7 @@ def spaced_line(str text):
             k += 1
         line.take(out, k)
         line.three(0x2D, ALNUM_OR_DOT, ALNUM, DROPPED)
-    if line.has(0x27):  # English apostrophes
+    if apostrophes:  # English apostrophes
         line.three(0x27, NOT_ALPHA, NOT_ALPHA, SPACED)
         line.three(0x27, NOT_ALPHA_DIGIT, ALPHA, SPACED)
         line.three(0x27, ALPHA, NOT_ALPHA, SPACED)
