@@ -439,6 +439,7 @@ cdef class _Spending:
         self.room = self.budget.headroom()
         return done
 
+
 _tables = []  # the last table's views: (table, _Table)
 
 
