@@ -116,6 +116,7 @@ cdef class _Sentence:
     cdef Py_ssize_t n
     cdef Py_ssize_t* start
     cdef Py_ssize_t* end
+    cdef uint32_t* word_crc  # each word's CRC-32 (its n-grams' hashes and the walk's first step)
     # n-gram entries: byte offset, byte length, word count, first and last node of its positions
     cdef Py_ssize_t entries
     cdef Py_ssize_t* e_offset
@@ -166,18 +167,6 @@ cdef class _Sentence:
         self._index(longest)
 
     cdef void _index(self, Py_ssize_t longest) except *:
-        cdef Py_ssize_t k
-        cdef uint32_t* word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
-        if word_crc == NULL:
-            raise MemoryError()
-        for k in range(self.n):
-            word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
-        try:
-            self._index_ngrams(longest, word_crc)
-        finally:
-            free(word_crc)
-
-    cdef void _index_ngrams(self, Py_ssize_t longest, const uint32_t* word_crc) except *:
         cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
         cdef uint64_t state
         cdef uint32_t h
@@ -188,6 +177,7 @@ cdef class _Sentence:
             n_slots *= 2
         self.mask = n_slots - 1
         self.slots = <Py_ssize_t*> malloc(n_slots * sizeof(Py_ssize_t))
+        self.word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
         self.e_offset = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.e_length = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.e_words = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
@@ -199,8 +189,11 @@ cdef class _Sentence:
         self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
         if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
                 or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
-                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL):
+                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
+                or self.word_crc == NULL):
             raise MemoryError()
+        for k in range(self.n):
+            self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
         memset(self.filter, 0, FILTER_BITS // 8)
         for slot in range(n_slots):
             self.slots[slot] = -1
@@ -208,7 +201,7 @@ cdef class _Sentence:
         for s in range(self.n):
             state = NGRAM_START
             for w in range(s, min(s + longest, self.n)):
-                state = ngram_more(state, word_crc[w])
+                state = ngram_more(state, self.word_crc[w])
                 h = ngram_hash(state)
                 length = self.end[w] - self.start[s]
                 slot = h & self.mask
@@ -263,6 +256,7 @@ cdef class _Sentence:
         free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
         free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
         free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
+        free(self.word_crc)
 
 
 cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -502,11 +496,12 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 continue
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
-            state = 0xFFFFFFFFu
             for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
                 if end > pos + 1:
                     state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
-                state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+                    state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+                else:
+                    state = ~side.word_crc[pos]
                 h = ~state
                 length = side.end[end - 1] - side.start[pos]
                 p = t.cached_phrase(side.text + side.start[pos], length, h, &prefix)
