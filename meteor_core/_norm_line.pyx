@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Meteor 1.5's -norm replacements on C data: the compiled twin of tokenize._spaced_line for
-English, which stays the reference (tests hold both lines identical, character for character).
+English, which stays the reference (tests hold both lines identical, character for character),
+and of the tests tokenize._has_odd_space and _has_dotted_word make with regexes.
 
 The same passes in the same order, each a scan of the line's code points into a new C buffer:
 every one of tokenize's patterns is three characters long with a fixed middle (a comma, a
@@ -230,6 +231,36 @@ cdef bint _has_double_quote(_Line line) noexcept:
         if line.chars[k] == 0x201C or line.chars[k] == 0x201D:
             return True
         if line.chars[k] == 0x27 and k + 1 < line.n and line.chars[k + 1] == 0x27:
+            return True
+    return False
+
+
+def odd_space(str text):
+    """tokenize._has_odd_space: a character of tokenize._NOT_JAVA_SPACE in ``text``."""
+    cdef Py_ssize_t k, n = PyUnicode_GET_LENGTH(text)
+    cdef Py_UCS4 c
+    for k in range(n):
+        c = PyUnicode_READ_CHAR(text, k)
+        if c < 0x85:
+            if c == 0x0B or 0x1C <= c <= 0x1F:
+                return True
+        elif (c == 0x85 or c == 0xA0 or c == 0x1680 or 0x2000 <= c <= 0x200A or c == 0x2028 or c == 0x2029
+              or c == 0x202F or c == 0x205F or c == 0x3000):
+            return True
+    return False
+
+
+cdef inline bint is_token_space(Py_UCS4 c) noexcept nogil:
+    return c == 0x20 or c == 0x09 or c == 0x0A or c == 0x0D or c == 0x0C  # StringTokenizer's
+
+
+def dotted_word(str line):
+    """tokenize._has_dotted_word: a "." after a character that is not StringTokenizer's space,
+    at the end of the line or before one of its spaces (tokenize._DOTTED_WORD)."""
+    cdef Py_ssize_t k, n = PyUnicode_GET_LENGTH(line)
+    for k in range(1, n):
+        if (PyUnicode_READ_CHAR(line, k) == 0x2E and not is_token_space(PyUnicode_READ_CHAR(line, k - 1))
+                and (k + 1 == n or is_token_space(PyUnicode_READ_CHAR(line, k + 1)))):
             return True
     return False
 
