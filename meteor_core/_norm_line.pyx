@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Meteor 1.5's -norm replacements on C data: the compiled twin of tokenize._spaced_line for
-English, which stays the reference (tests hold both lines identical, character for character).
+English, which stays the reference (tests hold both lines identical, character for character),
+and of the tests tokenize._has_odd_space and _has_dotted_word make with regexes.
 
 The same passes in the same order, each a scan of the line's code points into a new C buffer:
 every one of tokenize's patterns is three characters long with a fixed middle (a comma, a
@@ -139,6 +140,10 @@ def spaced_line(str text):
     cdef Py_UCS4* out
     cdef Py_UCS4* src
     cdef bint digits = False
+    # which of the passes' characters the text holds (the first pass only adds spaces, so the
+    # line holds the same): a pass whose character is absent is skipped without a scan
+    cdef bint commas = False, quotes = False, double_quotes = False, hyphens = False
+    cdef Py_ssize_t apostrophes = 0
     cdef _Line line = _Line()
     if ".." in text or "DOTMULTI" in text:
         return None
@@ -153,24 +158,34 @@ def spaced_line(str text):
             out[k + 1] = c
             out[k + 2] = 0x20
             k += 3
+            double_quotes = double_quotes or c == 0x201C or c == 0x201D
+            hyphens = hyphens or c == 0x2013
         else:
             digits = digits or is_digit(c)
+            if c < 0x41 or c > 0x7A or c == 0x60:  # (not a letter of A-z: the rest there is spaced)
+                commas = commas or c == 0x2C
+                hyphens = hyphens or c == 0x2D or c == 0x2013
+                if c == 0x27:
+                    apostrophes += 1
+                elif c == 0x60 or c == 0x2018 or c == 0x2019:
+                    quotes = True
+                    apostrophes += 1
             out[k] = c
             k += 1
     out[k] = 0x20
     k += 1
     line.take(out, k)
-    if line.has(0x2C):  # ","
+    if commas:  # ","
         line.three(0x2C, NOT_DIGIT, NOT_DIGIT, SPACED)
         if digits:
             line.three(0x2C, DIGIT, NOT_DIGIT, SPACED)
             line.three(0x2C, NOT_DIGIT, DIGIT, SPACED)
-    if line.has(0x60) or line.has(0x2018) or line.has(0x2019):  # ` ‘ ’ -> '
+    if quotes:  # ` ‘ ’ -> '
         for p in range(line.n):
             c = line.chars[p]
             if c == 0x60 or c == 0x2018 or c == 0x2019:
                 line.chars[p] = 0x27
-    if _has_double_quote(line):  # “ ” '' -> " " "
+    if (double_quotes or apostrophes >= 2) and _has_double_quote(line):  # “ ” '' -> " " "
         src = line.chars
         out = line.fresh(3 * line.n)
         p = k = 0
@@ -185,7 +200,8 @@ def spaced_line(str text):
                 k += 1
                 p += 1
         line.take(out, k)
-    if line.has(0x2D) or line.has(0x2013):  # "-" "–": "–" -> "-", "--" -> "-", then intra-word hyphens go
+        apostrophes = line.has(0x27)  # ('' went)
+    if hyphens:  # "-" "–": "–" -> "-", "--" -> "-", then intra-word hyphens go
         src = line.chars
         out = line.fresh(line.n)
         p = k = 0
@@ -199,7 +215,7 @@ def spaced_line(str text):
             k += 1
         line.take(out, k)
         line.three(0x2D, ALNUM_OR_DOT, ALNUM, DROPPED)
-    if line.has(0x27):  # English apostrophes
+    if apostrophes:  # English apostrophes
         line.three(0x27, NOT_ALPHA, NOT_ALPHA, SPACED)
         line.three(0x27, NOT_ALPHA_DIGIT, ALPHA, SPACED)
         line.three(0x27, ALPHA, NOT_ALPHA, SPACED)
@@ -215,6 +231,36 @@ cdef bint _has_double_quote(_Line line) noexcept:
         if line.chars[k] == 0x201C or line.chars[k] == 0x201D:
             return True
         if line.chars[k] == 0x27 and k + 1 < line.n and line.chars[k + 1] == 0x27:
+            return True
+    return False
+
+
+def odd_space(str text):
+    """tokenize._has_odd_space: a character of tokenize._NOT_JAVA_SPACE in ``text``."""
+    cdef Py_ssize_t k, n = PyUnicode_GET_LENGTH(text)
+    cdef Py_UCS4 c
+    for k in range(n):
+        c = PyUnicode_READ_CHAR(text, k)
+        if c < 0x85:
+            if c == 0x0B or 0x1C <= c <= 0x1F:
+                return True
+        elif (c == 0x85 or c == 0xA0 or c == 0x1680 or 0x2000 <= c <= 0x200A or c == 0x2028 or c == 0x2029
+              or c == 0x202F or c == 0x205F or c == 0x3000):
+            return True
+    return False
+
+
+cdef inline bint is_token_space(Py_UCS4 c) noexcept nogil:
+    return c == 0x20 or c == 0x09 or c == 0x0A or c == 0x0D or c == 0x0C  # StringTokenizer's
+
+
+def dotted_word(str line):
+    """tokenize._has_dotted_word: a "." after a character that is not StringTokenizer's space,
+    at the end of the line or before one of its spaces (tokenize._DOTTED_WORD)."""
+    cdef Py_ssize_t k, n = PyUnicode_GET_LENGTH(line)
+    for k in range(1, n):
+        if (PyUnicode_READ_CHAR(line, k) == 0x2E and not is_token_space(PyUnicode_READ_CHAR(line, k - 1))
+                and (k + 1 == n or is_token_space(PyUnicode_READ_CHAR(line, k + 1)))):
             return True
     return False
 

@@ -221,6 +221,23 @@ _DOTS_PROTECTED = re.compile(r"(?:DOT)+MULTI")  # what the jar turns back into d
 _C_LINE = _accel.twin("meteor_core._norm_line")
 
 
+def _has_odd_space(text: str) -> bool:
+    """Whether the text holds a space that str.split() takes and StringTokenizer does not.
+    (In C: _norm_line.odd_space.)"""
+    return _NOT_JAVA_SPACE.search(text) is not None
+
+
+def _has_dotted_word(line: str) -> bool:
+    """Whether a token of two or more characters ends in "." (a dot after a space starts a
+    token: only one after another character can end a word). (In C: _norm_line.dotted_word.)"""
+    return line.count(".") != line.count(" .") and _DOTTED_WORD.search(line) is not None
+
+
+# (the regexes' scans cost ~0.7 us a line; the C loops a fifth of that)
+_odd_space = _C_LINE.odd_space if _C_LINE is not None else _has_odd_space
+_dotted_word = _C_LINE.dotted_word if _C_LINE is not None else _has_dotted_word
+
+
 def meteor_norm(text: str, language: str = "en") -> list[str]:
     """Meteor 1.5's ``-norm`` tokenisation (lowercasing is left to the config, as elsewhere), for
     a language with a normaliser (en, cs, fr, es, de, ru; the configuration refuses the others).
@@ -243,7 +260,7 @@ def meteor_norm_nopunct(text: str, language: str = "en") -> list[str]:
 def _normalised(text: str, language: str, keep_punctuation: bool) -> list[str]:
     prefixes = nonbreaking_prefixes(language)  # (read once, then a cache hit)
     apostrophes = _APOSTROPHE_RULES.get(language, "other")
-    if _NOT_JAVA_SPACE.search(text):  # (the patterns below add none)
+    if _odd_space(text):  # (the patterns below add none)
         return _meteor_norm(text, prefixes, _JAVA_TOKENS.findall, True, apostrophes, keep_punctuation)
     return _meteor_norm(text, prefixes, str.split, False, apostrophes, keep_punctuation)
 
@@ -258,8 +275,7 @@ def _meteor_norm(text: str, prefixes: dict[str, int], split: Callable[[str], lis
     if line is None:
         line = _spaced_line(text, apostrophes)
     words = split(line)
-    # (a dot after a space starts a token: only one after another character can end a word)
-    if line.count(".") != line.count(" .") and _DOTTED_WORD.search(line):
+    if _dotted_word(line):
         words = _split_final_dots(words, prefixes)
     if "MULTI" in line:  # (dropping the dots of "DOT.MULTI." also makes a "DOTMULTI" the jar unescapes)
         words = split(_DOTS_PROTECTED.sub(_as_dots, " ".join(words)))

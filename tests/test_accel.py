@@ -246,6 +246,42 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
     same()
 
 
+def test_spending_summed_up_to_the_headroom_is_spending_step_by_step():
+    """The C paraphrase matcher sums its steps' units while the sum stays below
+    Budget.headroom(), then spends the sum in one call: the same answer at every step, the same
+    work used and the same stop, whatever the limit and the steps (the safety clock's checks
+    included: a check falls due at the same step)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core.align import search
+    from meteor_core.align.search import Budget
+
+    @settings(max_examples=500, deadline=None, derandomize=True)
+    @given(st.integers(0, 3_000), st.lists(st.integers(0, 400), max_size=60), st.integers(1, 500))
+    def same(limit, steps, clock_every):
+        saved, search._CLOCK_EVERY = search._CLOCK_EVERY, clock_every
+        try:
+            one, summed = Budget(limit), Budget(limit)
+            pending, room = 0, summed.headroom()
+            for units in steps:
+                expected = one.spend(units)
+                pending += units
+                if pending < room:
+                    answer = False
+                else:
+                    answer = summed.spend(pending)
+                    pending, room = 0, summed.headroom()
+                assert answer == expected
+                assert summed.used + pending == one.used
+            summed.spend(pending) if pending else None
+            assert (summed.used, summed.exhausted, summed.stopped_by) == (one.used, one.exhausted, one.stopped_by)
+        finally:
+            search._CLOCK_EVERY = saved
+
+    same()
+
+
 @needs_build
 def test_the_c_paraphrase_matcher_hands_back_words_it_cannot_slice():
     """An empty word, a word holding a space (its phrases would join differently) or a lone
@@ -511,4 +547,35 @@ def test_the_c_norm_line_is_the_python_one_on_real_text():
         if found is not None:
             assert found == tokenize._spaced_line(line, "en"), line
             checked += 1
+        spaced = found if found is not None else tokenize._spaced_line(line, "en")
+        assert twin.odd_space(line) == tokenize._has_odd_space(line), line
+        assert twin.dotted_word(spaced) == tokenize._has_dotted_word(spaced), line
     assert len(lines) > 10_000 and checked > 0.99 * len(lines)
+
+
+@needs_build
+def test_the_c_odd_space_and_dotted_word_tests_are_the_regexes():
+    """_norm_line.odd_space and dotted_word against tokenize's regex tests: every code point
+    alone and beside "a", and random strings over spaces, dots and letters (a dot at either end,
+    after or before each kind of space)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import tokenize
+
+    twin = _norm_twin()
+    for code in range(0x110000):
+        c = chr(code)
+        for text in (c, "a" + c + "a"):
+            assert twin.odd_space(text) == tokenize._has_odd_space(text), hex(code)
+        assert twin.dotted_word(c + ".") == tokenize._has_dotted_word(c + "."), hex(code)
+        assert twin.dotted_word("a." + c) == tokenize._has_dotted_word("a." + c), hex(code)
+    chars = list("ab. \t\n\r\f\x0b\x1c\x85\xa0") + ["\u2000", "\u3000", "\u1680"]
+
+    @settings(max_examples=5_000, deadline=None, derandomize=True)
+    @given(st.text(st.sampled_from(chars), max_size=12))
+    def same(text):
+        assert twin.odd_space(text) == tokenize._has_odd_space(text)
+        assert twin.dotted_word(text) == tokenize._has_dotted_word(text)
+
+    same()

@@ -538,6 +538,27 @@ def test_the_jars_paraphrase_table_is_looked_for_once_per_place(tiny_jar, monkey
     assert len(looked) == 3
 
 
+def test_the_places_of_the_jar_are_read_as_os_environ_holds_them(monkeypatch):
+    """jar_paraphrase_table keys its answer on the variables that place the jar, read from
+    os.environ's own store: the same values as os.environ.get, set, changed or unset."""
+    import os
+    from meteor_core import jar_resources
+
+    def as_get():
+        return [None if v is None else os.fsdecode(v) for v in jar_resources._places_now()]
+
+    monkeypatch.setenv("METEOR_JAR", "/somewhere/m\u00e9teor.jar")
+    monkeypatch.delenv("METEOR_PARAPHRASE", raising=False)
+    monkeypatch.setenv("METEOR_EXPLORER_CACHE", "/a")
+    assert as_get() == [os.environ.get(name) for name in jar_resources._PLACES]
+    assert as_get()[:3] == ["/somewhere/m\u00e9teor.jar", None, "/a"]
+    monkeypatch.setenv("METEOR_EXPLORER_CACHE", "/b")
+    monkeypatch.setenv("METEOR_PARAPHRASE", "/t.gz")
+    assert as_get()[1:3] == ["/t.gz", "/b"]
+    monkeypatch.delenv("METEOR_JAR")
+    assert as_get()[0] is None
+
+
 def test_without_a_jar_meteor15_says_how_to_get_one(monkeypatch, fresh_resources):
     """No jar: the meteor15 preset is still a configuration (its signature is the same as with a
     jar), but scoring raises JarMissingError naming the fix; WordNet synonyms do not replace the

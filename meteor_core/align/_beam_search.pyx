@@ -242,8 +242,11 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
     ``finish_greedily`` is beam._finish_greedily (a cut search ends as beam.py ends it)."""
     cdef Py_ssize_t n_hyp = 0, j, k, c, n_cands, width, i, nh, nr, end, after, slot, node
     cdef Py_ssize_t common_last = -1, common_busy = 0, last, busy, recount, n_steps, index
+    # work units not yet given to the budget: summed while below its headroom (where spend()
+    # would only add them), then spent in one call: the same answers and cut as a call a step
+    cdef Py_ssize_t pending = 0, room = budget.headroom()
     cdef long long base = 0, gain, most, bar, key, opened, child, d
-    cdef bint uniform = True, open_chunk
+    cdef bint uniform = True, open_chunk, cut
     cdef tuple cands, cand, match
     cdef Path* path
     cdef Path* best
@@ -293,10 +296,14 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                 _sort(paths)
                 if paths.n > BEAM_SIZE:
                     paths.n = BEAM_SIZE
-            if budget.spend((paths.n + 2) * n_cands + 1):  # as beam._search spends
-                return finish_greedily(_as_tuple(&paths.items[0], paths, arena, per_ref, base, uniform,
-                                                 common_last, common_busy),
-                                       per_ref, fixed, j, chunk, cover), False
+            pending += (paths.n + 2) * n_cands + 1  # as beam._search spends
+            if pending >= room:
+                cut = budget.spend(pending)
+                pending, room = 0, budget.headroom()
+                if cut:
+                    return finish_greedily(_as_tuple(&paths.items[0], paths, arena, per_ref, base, uniform,
+                                                     common_last, common_busy),
+                                           per_ref, fixed, j, chunk, cover), False
             if match is not None:  # a definite match: every path takes it (none is inside a phrase here)
                 i, nh, nr, gain = match[0], match[1], match[2], match[3]
                 base += (j - i if j >= i else i - j) - gain * cover
@@ -398,6 +405,8 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
         return result, True
     finally:
         free(steps)
+        if pending:
+            budget.spend(pending)  # (below the headroom: only counted)
 
 
 beam_size = BEAM_SIZE  # (for the test that holds it equal to beam.BEAM_SIZE)

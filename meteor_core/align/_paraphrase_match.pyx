@@ -11,8 +11,10 @@ The same steps, read line by line from them; only the data differ:
   phrase's CRC-32 grown word by word as the walk extends it (zlib's CRC-32, computed here), so a
   phrase is hashed once for the slot probe and the prefix bit alike;
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
-  slices with their start positions ascending; a paraphrase is looked up by its bytes in the pool,
-  a filter on (byte length, first byte, last byte) rejecting most without hashing;
+  slices with their start positions ascending, hashed word by word (ngram_more: each word's
+  CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
+  pool, hashed the same way, a filter on (byte length, first byte, last byte) rejecting most
+  without hashing;
 * each phrase's paraphrases' filter keys are made once per process, when the phrase is first
   matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
   rejects most paraphrases before their entries in the cache or the mapped pool are read;
@@ -29,7 +31,7 @@ that is not valid UTF-8), and beam's own code runs for them.
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef uint32_t CRC_TABLE[256]
 cdef int _k, _b
@@ -44,6 +46,7 @@ DEF FILTER_BITS = 1 << 16
 DEF PHRASE_CACHE = 1 << 17  # entries of _Table's phrase cache (64 bytes each)
 DEF CACHED_BYTES = 52  # a phrase's bytes kept in its entry; longer phrases are not cached
 DEF TARGET_CACHE = 1 << 18  # entries of _Table's paraphrase cache (16 bytes each)
+DEF NGRAM_START = 0x243F6A8885A308D3
 
 
 cdef struct PhraseEntry:
@@ -59,7 +62,7 @@ cdef struct PhraseEntry:
 
 
 cdef struct TargetEntry:
-    # A paraphrase (string id + 1; 0: empty) with its CRC-32, length, first and last byte: what
+    # A paraphrase (string id + 1; 0: empty) with its words_hash, length, first and last byte: what
     # _Sentence.find needs, without reading its offsets and bytes in the mapped pool again.
     uint32_t id_plus_one
     uint32_t h
@@ -77,6 +80,31 @@ cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssiz
     return state
 
 
+cdef inline uint64_t ngram_more(uint64_t state, uint32_t word) noexcept nogil:
+    """An n-gram's hash grown by one word (given as its CRC-32): a sentence's n-grams cost one
+    step a word, where their CRC-32 ran over every byte of each. Start from NGRAM_START; the
+    hash is ngram_hash(state)."""
+    return (state ^ word) * 0x9E3779B97F4A7C15ULL
+
+
+cdef inline uint32_t ngram_hash(uint64_t state) noexcept nogil:
+    return <uint32_t> (state >> 32)
+
+
+cdef inline uint32_t words_hash(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    """The n-gram hash of ``data[:n]``, its words being what lies between single spaces."""
+    cdef uint64_t state = NGRAM_START
+    cdef uint32_t crc = 0xFFFFFFFFu
+    cdef Py_ssize_t k
+    for k in range(n):
+        if data[k] == 32:
+            state = ngram_more(state, ~crc)
+            crc = 0xFFFFFFFFu
+        else:
+            crc = CRC_TABLE[(crc ^ data[k]) & 0xFF] ^ (crc >> 8)
+    return ngram_hash(ngram_more(state, ~crc))
+
+
 cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) noexcept nogil:
     return <uint32_t> ((n * 131 + data[0] * 31 + data[n - 1] * 7) & (FILTER_BITS - 1))
 
@@ -88,6 +116,7 @@ cdef class _Sentence:
     cdef Py_ssize_t n
     cdef Py_ssize_t* start
     cdef Py_ssize_t* end
+    cdef uint32_t* word_crc  # each word's CRC-32 (its n-grams' hashes and the walk's first step)
     # n-gram entries: byte offset, byte length, word count, first and last node of its positions
     cdef Py_ssize_t entries
     cdef Py_ssize_t* e_offset
@@ -139,7 +168,8 @@ cdef class _Sentence:
 
     cdef void _index(self, Py_ssize_t longest) except *:
         cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
-        cdef uint32_t state, h
+        cdef uint64_t state
+        cdef uint32_t h
         cdef Py_ssize_t n_slots = 16
         for k in range(self.n):
             most += min(longest, self.n - k)
@@ -147,6 +177,7 @@ cdef class _Sentence:
             n_slots *= 2
         self.mask = n_slots - 1
         self.slots = <Py_ssize_t*> malloc(n_slots * sizeof(Py_ssize_t))
+        self.word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
         self.e_offset = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.e_length = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.e_words = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
@@ -158,19 +189,20 @@ cdef class _Sentence:
         self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
         if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
                 or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
-                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL):
+                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
+                or self.word_crc == NULL):
             raise MemoryError()
+        for k in range(self.n):
+            self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
         memset(self.filter, 0, FILTER_BITS // 8)
         for slot in range(n_slots):
             self.slots[slot] = -1
         self.entries = 0
         for s in range(self.n):
-            state = 0xFFFFFFFFu
+            state = NGRAM_START
             for w in range(s, min(s + longest, self.n)):
-                if w > s:
-                    state = crc_more(state, self.text + self.end[w - 1], 1)  # the space
-                state = crc_more(state, self.text + self.start[w], self.end[w] - self.start[w])
-                h = ~state
+                state = ngram_more(state, self.word_crc[w])
+                h = ngram_hash(state)
                 length = self.end[w] - self.start[s]
                 slot = h & self.mask
                 while True:
@@ -202,7 +234,7 @@ cdef class _Sentence:
                 node += 1
 
     cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
-        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their CRC-32,
+        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash,
         length, first and last byte), or -1."""
         cdef Py_ssize_t k, slot, e
         cdef Py_ssize_t length = target.length
@@ -224,6 +256,7 @@ cdef class _Sentence:
         free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
         free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
         free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
+        free(self.word_crc)
 
 
 cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -341,7 +374,7 @@ cdef class _Table:
         return p
 
     cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
-        """Paraphrase ``s``'s CRC-32, length, first and last byte, through the paraphrase cache."""
+        """Paraphrase ``s``'s words_hash, length, first and last byte, through the paraphrase cache."""
         cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
         cdef const unsigned char* data
         if entry.id_plus_one != s + 1:
@@ -349,7 +382,7 @@ cdef class _Table:
             entry.offset = self.offsets[s]
             entry.length = self.offsets[s + 1] - entry.offset
             data = &self.pool[entry.offset]
-            entry.h = ~crc_more(0xFFFFFFFFu, data, entry.length)
+            entry.h = words_hash(data, entry.length)
             entry.first, entry.last = data[0], data[entry.length - 1]
         return entry
 
@@ -371,6 +404,35 @@ cdef class _Table:
 
 
 _ONE = 1  # a Python int
+
+
+cdef class _Spending:
+    """A segment's budget (search.Budget) as _walk spends it: the units summed here while the
+    sum stays below the budget's headroom (where spend() would only add them), then passed to
+    spend() in one call; so every answer, and where the budget runs out, is as with one call of
+    spend() per step. (Budget.spend, a Python call, came to ~3% of a meteor15 pass.)"""
+    cdef object budget
+    cdef Py_ssize_t pending, room
+
+    def __cinit__(self, budget):
+        self.budget = budget
+        self.pending = 0
+        self.room = budget.headroom()
+
+    cdef bint spend(self, Py_ssize_t units) except -1:
+        """budget.spend(units)."""
+        self.pending += units
+        if self.pending < self.room:
+            return False
+        return self.flush()
+
+    cdef bint flush(self) except -1:
+        """Give the budget what was summed; its answer."""
+        cdef bint done = self.budget.spend(self.pending)
+        self.pending = 0
+        self.room = self.budget.headroom()
+        return done
+
 
 _tables = []  # the last table's views: (table, _Table)
 
@@ -398,13 +460,16 @@ def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
     spans = []
     whole = [True]
     exhausted = [bool(budget.exhausted)]
-    _walk(t, r_side, h_side, True, extra, spans, budget, most, stage, whole, exhausted)
-    _walk(t, h_side, r_side, False, extra, spans, budget, most, stage, whole, exhausted)
+    cdef _Spending spending = _Spending(budget)
+    _walk(t, r_side, h_side, True, extra, spans, budget, spending, most, stage, whole, exhausted)
+    _walk(t, h_side, r_side, False, extra, spans, budget, spending, most, stage, whole, exhausted)
+    if spending.pending:
+        spending.flush()
     return extra, spans, whole[0]
 
 
 cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list extra, list spans, budget,
-                Py_ssize_t most, int stage, list whole, list exhausted) except *:
+                _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
     ``side`` (ParaphraseTable.paths, bounded as beam._bounded_paths), their paraphrases looked up
     among ``other``'s n-grams."""
@@ -431,11 +496,12 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 continue
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
-            state = 0xFFFFFFFFu
             for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
                 if end > pos + 1:
                     state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
-                state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+                    state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+                else:
+                    state = ~side.word_crc[pos]
                 h = ~state
                 length = side.end[end - 1] - side.start[pos]
                 p = t.cached_phrase(side.text + side.start[pos], length, h, &prefix)
@@ -457,7 +523,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 budget.cap()
             if caps:
                 whole[0] = False
-            if budget.spend(2 * total + 1):  # a lookup in the other sentence each, and the list
+            if spending.spend(2 * total + 1):  # a lookup in the other sentence each, and the list
                 exhausted[0] = True
                 whole[0] = False
                 continue
@@ -479,7 +545,7 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                     while node >= 0:
                         count += 1
                         node = other.node_next[node]
-                    if budget.spend(count):
+                    if spending.spend(count):
                         exhausted[0] = True
                     if from_ref:
                         _found_from_ref(extra[pos], spans, pos, n_side, n_other, other, e, stage)

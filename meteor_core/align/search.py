@@ -128,6 +128,12 @@ class Budget:
         self.stopped_by = why if why == "time" else (self.stopped_by or why)
         self._check_at = -1  # every later spend() answers at once
 
+    def headroom(self) -> int:
+        """How many units spend() can count before one call of it checks the budget (and may
+        answer True): a compiled loop sums its spending locally up to this, then calls spend()
+        with the sum, which leaves every answer and cut point as they would be."""
+        return self._check_at - self.used
+
     def cap(self) -> None:
         """A size cap (memory) stopped one proof: its result is not proven, as if the work budget
         had cut it, but the rest of the segment's search goes on."""
