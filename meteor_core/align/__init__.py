@@ -19,12 +19,18 @@ from .optimal import align_optimal
 from .search import Budget
 from .types import Alignment, Match
 
-__all__ = ["Alignment", "Budget", "Match", "align"]
+__all__ = ["Alignment", "Budget", "Match", "align", "align_present"]
 
 
 def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     if config.uses_synonyms:
         resources.require_synonyms(config.synonym_source)  # fail loudly, before any work, when missing
+    return align_present(hyp, ref, config, budget)
+
+
+def align_present(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
+    """align() for a caller that has checked the synonyms ``config`` needs are present (the
+    scorer, once a segment): the check costs more than a short sentence's exact stage."""
     if config.aligner == "greedy":
         return align_greedy(hyp, ref, config)
     if config.aligner == "meteor-beam":
