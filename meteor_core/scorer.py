@@ -9,7 +9,7 @@ from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from . import _accel, jar_resources, parallel, resources
-from .align import Alignment, Match, align_present
+from .align import ALIGN_WITH_BUDGET, Alignment, Match
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
 from .stats import MeteorStats, Scores, compute, stats_2005
@@ -337,7 +337,8 @@ def _char_stats(matches, hyp, ref, chunks: int, fw, hyp_words: int, ref_words: i
 
 def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget | None) -> tuple:
     """A PairResult's fields, in order (a SegmentResult starts with the same ones)."""
-    alignment: Alignment = align_present(hyp_norm, ref_norm, config, budget)  # (score() checked the synonyms)
+    # (score() checked the synonyms; its budget is a Budget, or None for the greedy aligner)
+    alignment: Alignment = ALIGN_WITH_BUDGET[config.aligner](hyp_norm, ref_norm, config, budget)
     chunks, crossings = _chunks_and_crossings(alignment.matches)
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)

@@ -19,20 +19,25 @@ from .optimal import align_optimal
 from .search import Budget
 from .types import Alignment, Match
 
-__all__ = ["Alignment", "Budget", "Match", "align", "align_present"]
+__all__ = ["ALIGN_WITH_BUDGET", "Alignment", "Budget", "Match", "align"]
 
 
 def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
     if config.uses_synonyms:
         resources.require_synonyms(config.synonym_source)  # fail loudly, before any work, when missing
-    return align_present(hyp, ref, config, budget)
-
-
-def align_present(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
-    """align() for a caller that has checked the synonyms ``config`` needs are present (the
-    scorer, once a segment): the check costs more than a short sentence's exact stage."""
     if config.aligner == "greedy":
         return align_greedy(hyp, ref, config)
     if config.aligner == "meteor-beam":
         return align_meteor_beam(hyp, ref, config, budget or Budget())
     return align_optimal(hyp, ref, config, budget or Budget())
+
+
+# config.aligner -> its function(hyp, ref, config, budget), for a caller that passes the budget
+# (None for the greedy aligner) and has checked that the synonyms the config needs are present:
+# the scorer, which checks once a segment and calls the aligner without this module's Python
+# frame (compiled code calling a compiled aligner directly).
+ALIGN_WITH_BUDGET = {
+    "optimal": align_optimal,
+    "meteor-beam": align_meteor_beam,
+    "greedy": lambda hyp, ref, config, budget: align_greedy(hyp, ref, config),
+}
