@@ -149,4 +149,6 @@ def _via(stage, h, r, stem, config) -> str:
     if config.synonym_lookup == "stems":
         sh, sr = stem(h), stem(r)
         return resources.synset_with_lemma(sh, sr) or sh
+    if _C_SYNONYMS is not None and config.synonym_source == "wordnet":  # the keys its C twin just kept
+        return resources.shared_synset_of_keys(h, r, _C_SYNONYMS.shared_wordnet_keys) or h
     return resources.shared_synset_in(config.synonym_source, h, r) or h
