@@ -148,4 +148,4 @@ def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
     fragmentation = stats.chunks / ((hyp_words + ref_words) / 2) if hyp_words + ref_words else 0.0
     perfect = hyp_total == stats.hyp_len and ref_total == stats.ref_len and stats.chunks == 1
     penalty = config.gamma * (0.0 if perfect else fragmentation) ** config.beta  # Meteor 1.5: identical -> 0
-    return Scores(precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0))
+    return _new(Scores, (precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0)))
