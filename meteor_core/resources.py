@@ -67,7 +67,11 @@ class WordMemo(dict):
         self.compute = compute
 
     def __missing__(self, word):
-        return self.remember(word, self.compute(word))
+        # (remember's lines, not a call of it: a first lookup is most of a cold run's word work)
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        value = self[word] = self.compute(word)
+        return value
 
     def remember(self, word, value):
         """Keep ``value`` as ``word``'s (for a caller that computed it another way), and return it."""
