@@ -2,7 +2,7 @@
 """scorer.py's statistics on C arrays: the compiled twin of scorer._word_counts (Meteor 1.x's
 matched words per stage, content and function, and each side's function words) and of
 scorer._chunks_and_crossings (scorer.py stays the reference; tests hold both identical over the
-whole TED set and on random alignments).
+whole TED set and on random alignments), and scorer._packed's flat tuple of the matches' fields.
 
 The same counts, read from the same match tuples (i, j, stage, via, hyp_length, ref_length); only
 the data differ: each word's function-word test is made once per sentence into a flag array, and
@@ -10,7 +10,11 @@ the counts and chunk starts are C integers. What it does not handle it hands bac
 outside its sentences, a stage list longer than it holds, more chunks than its quadratic count
 suits), and scorer.py's own code runs.
 """
+from itertools import chain
+
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 
 cdef enum:
@@ -98,3 +102,23 @@ def chunks_and_crossings(matches):
             if starts[a] > starts[b]:
                 crossings += sizes[a] * sizes[b]
     return n, crossings
+
+
+def packed(matches):
+    """scorer._packed: every match's fields, one match after another, in one tuple (chain and
+    tuple() from Python cost more than the rest of a short segment's statistics)."""
+    cdef Py_ssize_t n = 0, k = 0
+    cdef tuple match
+    cdef list as_list = matches if type(matches) is list else list(matches)
+    for m in as_list:
+        if type(m) is not tuple:  # (a Match, or another sequence: scorer.py's own way)
+            return tuple(chain.from_iterable(as_list))
+        n += len(<tuple>m)
+    out = PyTuple_New(n)
+    for m in as_list:
+        match = <tuple>m
+        for field in match:
+            Py_INCREF(field)
+            PyTuple_SET_ITEM(out, k, field)
+            k += 1
+    return out

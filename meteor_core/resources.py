@@ -67,9 +67,17 @@ class WordMemo(dict):
         self.compute = compute
 
     def __missing__(self, word):
+        # (remember's lines, not a call of it: a first lookup is most of a cold run's word work)
         if len(self) >= MEMO_LIMIT:
             self.clear()
         value = self[word] = self.compute(word)
+        return value
+
+    def remember(self, word, value):
+        """Keep ``value`` as ``word``'s (for a caller that computed it another way), and return it."""
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        self[word] = value
         return value
 
 
@@ -222,8 +230,11 @@ def _jar_synsets() -> tuple[Callable[[str], frozenset[int]], Callable[[str], lis
 
 
 def _shared_synset(words: tuple[str, str]) -> str | None:
-    common = synsets_of(words[0]) & synsets_of(words[1])
-    return min(map(synset_name, common)) if common else None
+    return _first_synset_name(synsets_of(words[0]) & synsets_of(words[1]))
+
+
+def _first_synset_name(keys) -> str | None:
+    return min(map(synset_name, keys)) if keys else None
 
 
 _shared_synsets = WordMemo(_shared_synset)  # word pairs recur: name their synset once
@@ -232,6 +243,22 @@ _shared_synsets = WordMemo(_shared_synset)  # word pairs recur: name their synse
 def shared_synset(a: str, b: str) -> str | None:
     """A synset both words belong to (the alphabetically first name, for a stable answer)."""
     return _shared_synsets[a, b]
+
+
+def shared_synset_of_keys(a: str, b: str, shared_keys: Callable[[str, str], Iterable[int] | None]) -> str | None:
+    """shared_synset(a, b) for a caller that keeps the words' WordNet keys itself (the synonym
+    stage's C twin): a new pair is named from ``shared_keys(a, b)``, the keys the two words share,
+    with no set of either word's synsets made for it; from synsets_of when that gives None."""
+    name = _shared_synsets.get((a, b), _NOT_KEPT)
+    if name is not _NOT_KEPT:
+        return name
+    common = shared_keys(a, b)
+    if common is None:
+        return _shared_synsets[a, b]
+    return _shared_synsets.remember((a, b), _first_synset_name(common))
+
+
+_NOT_KEPT = object()
 
 
 def shared_synset_in(source: str, a: str, b: str) -> str | None:

@@ -9,10 +9,10 @@ from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from . import _accel, jar_resources, parallel, resources
-from .align import Alignment, Match, align
+from .align import ALIGN_WITH_BUDGET, Alignment, Match
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
-from .stats import MeteorStats, Scores, compute
+from .stats import MeteorStats, Scores, compute, stats_2005
 from .tokenize import LANGUAGE_TOKENIZERS, tokenize
 
 # A segment's alignment search is bounded by work (align.search.Budget, all stages and references
@@ -280,7 +280,7 @@ def pair_stats(matches, hyp, ref, chunks: int, config: MeteorConfig) -> MeteorSt
     """The sufficient statistics of an alignment of the normalised tokens ``hyp``, ``ref``; for
     Meteor 1.x also the function words per side and the matched words per stage and kind."""
     if config.scoring != "meteor1x":
-        return MeteorStats(len(matches), len(hyp), len(ref), chunks)
+        return stats_2005(len(matches), len(hyp), len(ref), chunks)
     fw = resources.function_words(config.function_words, config.language)
     counted = None if _C_STATS is None else _C_STATS.word_counts(matches, hyp, ref, fw, _STAGE_INDEX, len(STAGES))
     hc, hf, rc, rf, hyp_function, ref_function = counted or _word_counts(matches, hyp, ref, fw)
@@ -337,14 +337,22 @@ def _char_stats(matches, hyp, ref, chunks: int, fw, hyp_words: int, ref_words: i
 
 def _pair_fields(hyp_tokens, hyp_norm, ref_tokens, ref_norm, config: MeteorConfig, budget: Budget | None) -> tuple:
     """A PairResult's fields, in order (a SegmentResult starts with the same ones)."""
-    alignment: Alignment = align(hyp_norm, ref_norm, config, budget)
+    # (score() checked the synonyms; its budget is a Budget, or None for the greedy aligner)
+    alignment: Alignment = ALIGN_WITH_BUDGET[config.aligner](hyp_norm, ref_norm, config, budget)
     chunks, crossings = _chunks_and_crossings(alignment.matches)
     stats = pair_stats(alignment.matches, hyp_norm, ref_norm, chunks, config)
     s: Scores = compute(stats, config)
     stopped_by = None if alignment.optimal or budget is None else budget.stopped_by
     return (s.score, s.precision, s.recall, s.fmean, s.fragmentation, s.penalty, stats.chunks,
-            stats.matches, hyp_tokens, ref_tokens, tuple(chain.from_iterable(alignment.matches)), crossings,
+            stats.matches, hyp_tokens, ref_tokens, _packed(alignment.matches), crossings,
             alignment.optimal, stopped_by, stats)
+
+
+def _packed(matches) -> tuple:
+    """The matches' fields in one flat tuple (PairResult.packed_alignment)."""
+    if _C_STATS is not None:
+        return _C_STATS.packed(matches)
+    return tuple(chain.from_iterable(matches))
 
 
 def require_jar_resources(config: MeteorConfig) -> None:

@@ -82,6 +82,18 @@ class Scores(NamedTuple):
     score: float
 
 
+# A NamedTuple's own __new__ is Python code; tuple.__new__ makes the same object at C speed,
+# about half the cost (the scorer makes a MeteorStats and a Scores per segment).
+_new = tuple.__new__
+_STATS_2005_TAIL = tuple(MeteorStats())[4:]  # the fields the 2005 statistics leave at their defaults
+_NO_SCORES = Scores(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def stats_2005(matches: int, hyp_len: int, ref_len: int, chunks: int) -> MeteorStats:
+    """MeteorStats(matches, hyp_len, ref_len, chunks), made the faster way."""
+    return _new(MeteorStats, (matches, hyp_len, ref_len, chunks) + _STATS_2005_TAIL)
+
+
 def weighted_matches(stats: MeteorStats, config: MeteorConfig) -> tuple[float, float, float, float]:
     """Meteor 1.x: (weighted hyp matches, weighted hyp length, weighted ref matches, weighted ref
     length), summed in MeteorScorer.computeMetrics's order (content words, then function words)."""
@@ -108,7 +120,7 @@ def compute(stats: MeteorStats, config: MeteorConfig) -> Scores:
     """
     m = stats.matches
     if m == 0:
-        return Scores(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        return _NO_SCORES
     if config.scoring == "meteor1x":
         return _compute_1x(stats, config)
     precision = float(m) / stats.hyp_len
@@ -117,7 +129,7 @@ def compute(stats: MeteorStats, config: MeteorConfig) -> Scores:
     fmean = (precision * recall) / denominator if denominator else 0.0
     fragmentation = float(stats.chunks) / m
     penalty = config.gamma * fragmentation**config.beta
-    return Scores(precision, recall, fmean, fragmentation, penalty, (1 - penalty) * fmean)
+    return _new(Scores, (precision, recall, fmean, fragmentation, penalty, (1 - penalty) * fmean))
 
 
 def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
@@ -136,4 +148,4 @@ def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
     fragmentation = stats.chunks / ((hyp_words + ref_words) / 2) if hyp_words + ref_words else 0.0
     perfect = hyp_total == stats.hyp_len and ref_total == stats.ref_len and stats.chunks == 1
     penalty = config.gamma * (0.0 if perfect else fragmentation) ** config.beta  # Meteor 1.5: identical -> 0
-    return Scores(precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0))
+    return _new(Scores, (precision, recall, fmean, fragmentation, penalty, max(fmean * (1.0 - penalty), 0.0)))

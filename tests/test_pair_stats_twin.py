@@ -49,6 +49,8 @@ def test_random_alignments_count_alike_in_c(alignment):
     assert found == scorer._word_counts(matches, hyp, ref, FUNCTION_WORDS)
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert TWIN.chunks_and_crossings(matches) == _pure_chunks_and_crossings(matches, monkeypatch)
+        monkeypatch.setattr(scorer, "_C_STATS", None)
+        assert TWIN.packed(matches) == scorer._packed(matches) == tuple(x for m in matches for x in m)
 
 
 @needs_twin
@@ -59,6 +61,15 @@ def test_hand_computed_chunks_crossings_and_counts():
     counts = TWIN.word_counts(matches, ["the", "cat", "sat"], ["cat", "the", "sat"], FUNCTION_WORDS,
                               scorer._STAGE_INDEX, len(STAGES))
     assert counts == ((1, 1, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (1, 0, 0, 0), 1, 1)
+
+
+@needs_twin
+def test_packed_lays_the_matches_fields_end_to_end():
+    matches = [(0, 1, "exact", "the", 1, 1), Match(2, 2, "stem", "sat", 1, 1)]
+    packed = TWIN.packed(matches)
+    assert packed == (0, 1, "exact", "the", 1, 1, 2, 2, "stem", "sat", 1, 1) and type(packed) is tuple
+    assert TWIN.packed([]) == () and TWIN.packed(iter(matches)) == packed  # any iterable of matches
+    assert TWIN.packed([[0, 1, "exact", "a", 1, 1]]) == (0, 1, "exact", "a", 1, 1)  # a list: Python's way
 
 
 @needs_twin

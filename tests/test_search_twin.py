@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meteor_core import MeteorConfig, _accel, score
+from meteor_core import MeteorConfig, _accel, resources, score
 from meteor_core.align import search
 from meteor_core.align.search import Budget
 
@@ -449,6 +449,23 @@ def test_synonym_candidates_on_int_arrays_are_the_python_ones(hyp, ref, gaps):
     free_r = [j for j in range(len(ref)) if not gaps or j % (gaps + 2)]
     found = _candidates_both(hyp, ref, free_h, free_r)
     assert found[0] == found[1]
+    # the keys two of its words share (optimal._via names a synonym match's synset from them)
+    for a in map(hyp.__getitem__, free_h):
+        for b in map(ref.__getitem__, free_r):
+            shared = sorted(resources.synsets_of(a) & resources.synsets_of(b))
+            assert SYNONYMS.shared_wordnet_keys(a, b) == shared, (a, b)
+            assert resources.shared_synset_of_keys(a, b, SYNONYMS.shared_wordnet_keys) == resources.shared_synset(a, b)
+
+
+@needs_synonym_twin
+def test_shared_keys_of_a_word_the_twin_does_not_keep_come_from_synsets_of():
+    _candidates_both(["big"], ["large"], [0], [0])
+    assert SYNONYMS.shared_wordnet_keys("big", "large") == sorted(resources.synsets_of("big") & resources.synsets_of("large"))
+    assert SYNONYMS.shared_wordnet_keys("big", "a-word-never-looked-up") is None
+    # resources names such a pair from synsets_of, as shared_synset does
+    asked = []
+    assert resources.shared_synset_of_keys("automobile", "car", lambda a, b: asked.append((a, b))) == "car.n.01"
+    assert asked == [("automobile", "car")] and resources.shared_synset("automobile", "car") == "car.n.01"
 
 
 @needs_synonym_twin

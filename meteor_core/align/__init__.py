@@ -19,7 +19,7 @@ from .optimal import align_optimal
 from .search import Budget
 from .types import Alignment, Match
 
-__all__ = ["Alignment", "Budget", "Match", "align"]
+__all__ = ["ALIGN_WITH_BUDGET", "Alignment", "Budget", "Match", "align"]
 
 
 def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget | None = None) -> Alignment:
@@ -30,3 +30,14 @@ def align(hyp: list[str], ref: list[str], config: MeteorConfig, budget: Budget |
     if config.aligner == "meteor-beam":
         return align_meteor_beam(hyp, ref, config, budget or Budget())
     return align_optimal(hyp, ref, config, budget or Budget())
+
+
+# config.aligner -> its function(hyp, ref, config, budget), for a caller that passes the budget
+# (None for the greedy aligner) and has checked that the synonyms the config needs are present:
+# the scorer, which checks once a segment and calls the aligner without this module's Python
+# frame (compiled code calling a compiled aligner directly).
+ALIGN_WITH_BUDGET = {
+    "optimal": align_optimal,
+    "meteor-beam": align_meteor_beam,
+    "greedy": lambda hyp, ref, config, budget: align_greedy(hyp, ref, config),
+}

@@ -8,7 +8,8 @@ sorted, the word naming its run by an int id (a memo emptied at resources.MEMO_L
 synset memo is). A sentence's words then share a synset when their two sorted runs meet: a merge
 of a few ints, with no set built per sentence. (The memo and the stamps are shared by all calls: a
 lock keeps threads' calls apart, as a word's first lookup runs Python code.)
-optimal._synonym_candidates calls ``synonym_candidates`` when this module is built and up to date.
+optimal._synonym_candidates calls ``synonym_candidates`` when this module is built and up to date,
+and optimal._via ``shared_wordnet_keys`` to name the synset a match's two words share.
 """
 import threading
 
@@ -134,3 +135,34 @@ cdef dict _candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t lim
         if js:
             out[positions_h[k]] = js
     return out
+
+
+def shared_wordnet_keys(a, b):
+    """The WordNet keys words ``a`` and ``b`` share (sorted, each once), read from the runs kept
+    for them (resources.shared_synset_of_keys: the same keys as synsets_of(a) & synsets_of(b),
+    with no set made for either word); None when either word is not kept (the memo started again)."""
+    cdef Py_ssize_t x, x_end, y, y_end
+    cdef long long key, last = -1  # (keys are offset * 4 + part of speech: never negative)
+    with _lock:
+        ids = _ids.get("wordnet")
+        if ids is None:
+            return None
+        found_a, found_b = ids.get(a), ids.get(b)
+        if found_a is None or found_b is None:
+            return None
+        x, x_end = _start[<Py_ssize_t>found_a], _start[<Py_ssize_t>found_a + 1]
+        y, y_end = _start[<Py_ssize_t>found_b], _start[<Py_ssize_t>found_b + 1]
+        shared = []
+        while x < x_end and y < y_end:
+            if _keys[x] == _keys[y]:
+                key = _keys[x]
+                if key != last:  # (a word's run may hold a key twice)
+                    shared.append(key)
+                    last = key
+                x += 1
+                y += 1
+            elif _keys[x] < _keys[y]:
+                x += 1
+            else:
+                y += 1
+        return shared

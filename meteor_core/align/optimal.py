@@ -59,10 +59,11 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             free_h = list(filterfalse(set(map(_first, pairs)).__contains__, free_h))
             free_r = list(filterfalse(set(map(_second, pairs)).__contains__, free_r))
     matches.sort()  # by hypothesis position (each position is matched once)
-    return Alignment(tuple(matches), proven)
+    return _new(Alignment, (tuple(matches), proven))
 
 
 _first, _second = itemgetter(0), itemgetter(1)
+_new = tuple.__new__  # Alignment(...) at C speed (a NamedTuple's own __new__ is Python code)
 
 # Stemmers that never change a word's first letter (after lower-casing): Porter's rules only
 # replace suffixes and keep at least one letter before them, and NLTK's extensions ("dying" ->
@@ -148,4 +149,6 @@ def _via(stage, h, r, stem, config) -> str:
     if config.synonym_lookup == "stems":
         sh, sr = stem(h), stem(r)
         return resources.synset_with_lemma(sh, sr) or sh
+    if _C_SYNONYMS is not None and config.synonym_source == "wordnet":  # the keys its C twin just kept
+        return resources.shared_synset_of_keys(h, r, _C_SYNONYMS.shared_wordnet_keys) or h
     return resources.shared_synset_in(config.synonym_source, h, r) or h
