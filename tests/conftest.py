@@ -9,12 +9,6 @@ sys.path.insert(0, str(ROOT))
 DEMO = ROOT / "demo" / "ted-slk-eng"
 
 
-def figures(at) -> list:
-    """An AppTest run's Plotly figures, without the hidden one that has a session's first run load
-    Plotly's code (components/preload.py)."""
-    return [c for c in at.get("plotly_chart") if getattr(c, "key", None) != "preload_plotly_figure"]
-
-
 def ted_lines(name: str) -> list[str]:
     """A file of the bundled TED set: "ref", "sys1" or "sys2", one segment a line."""
     return (DEMO / f"ted.{name}.detok.eng").read_text(encoding="utf-8").splitlines()
