@@ -522,7 +522,7 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
     pairs, proof, work and stop, whether the C steps answer or hand the stage back; and they do
     answer most of them."""
     rng = random.Random(1534)
-    answered = 0
+    answered = answered_by_program = 0
     for case in range(4_000):
         hw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
         rw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
@@ -541,13 +541,21 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
         assert _solve_classes_both(forced, open_classes, fixed)[0] == _solve_classes_both(forced, open_classes, fixed)[1]
         parts = [search.Part(h, r) for h, r in open_classes]
         weight = len(fixed + forced) + sum(len(p.hyps) for p in parts) + 1
-        answered += ALONE.solve_alone(parts, fixed + forced, weight) is not None
-        if case % 10 == 0:  # cut budgets: the C steps spend nothing, so cuts fall alike
+        budget = Budget()
+        alone = ALONE.solve_alone(parts, fixed + forced, weight, budget)
+        answered += alone is not None
+        if alone is None:
+            assert budget.used == 0  # a stage handed back has spent nothing: the Python steps spend it
+        else:
+            # those of the dynamic program (three copies a side, or two with neighbours) among them
+            answered_by_program += any(len(p.hyps) > 1 and len(p.refs) > 1 and (p.adjacent or min(len(p.hyps), len(p.refs)) > 2)
+                                       for p in parts)
+        if case % 10 == 0:  # cut budgets: the C steps spend as the Python ones, so cuts fall alike
             work = found[0][2]
             for limit in {1, max(1, work // 2)}:
                 cut = _solve_parts_both(open_classes, fixed + forced, limit)
                 assert cut[0] == cut[1]
-    assert answered > 1_000
+    assert answered > 1_000 and answered_by_program > 100
 
 
 @needs_search_twin
