@@ -1,22 +1,28 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""A stage's parts each at its own optimum, on C arrays: the compiled twin of the first steps of
-search._solve_parts (StageCost, _cheapest's closed forms, _crossings_between, _link_opportunities
-and _links_between), which stay the reference (tests hold the two identical).
+"""A stage's complete parts solved on C arrays: the compiled twin of search._solve_parts for the
+usual stages (StageCost, _cheapest, _crossings_between, _link_opportunities, _links_between,
+_interacting_groups and _solve_group's small-group path), which stays the reference (tests hold
+the two identical).
 
 Most parts of a real sentence have one copy of their word on a side, or two and no neighbours:
 _cheapest solves those in closed form, spending no work; the others (three copies a side, or two
-with neighbours) by its dynamic program over the monotone pairings, which spends work. Most
-stages end there, when the parts' own best choices neither cross nor leave a link between them
-unmade. ``solve_alone`` takes those steps on position-indexed C arrays (what each hypothesis and
-reference position has fixed before it, which fixed pair is its diagonal neighbour) and answers
-the stage's pairs, or None whenever anything else is needed (a synonym part, parts that
-interact): search._solve_parts then runs from its start. Nothing is spent from the budget until
-the answer is known: then the dynamic programs' work is spent as _cheapest spends it (the same
-calls, in the same order, each checked), and a budget that runs out gives _solve_parts' answer
-for it (every part's first tokens paired in order, unproven). A handed-back stage has spent
-nothing and keeps no cache, so its results and work units are the pure ones.
+with neighbours) by its dynamic program over the monotone pairings, which spends work. Most stages
+end there, when the parts' own best choices neither cross nor leave a link between them unmade;
+most others have only small groups of parts that interact, whose options are all listed and
+searched by the small search's twin (``small_search``, given with search.SMALL_TABLE_ENTRIES).
+``solve_alone`` takes those steps on position-indexed C arrays (what each hypothesis and reference
+position has fixed before it, which fixed pair is its diagonal neighbour) and answers the stage's
+pairs, or None whenever anything else is needed (a synonym part, a group for the pairwise search or
+_best_links): search._solve_parts then runs from its start. Nothing is spent from the budget until
+the answer is known to be reachable here: then the dynamic programs' work is spent as _cheapest
+spends it (the same calls, in the same order, each checked; a budget that runs out gives
+_solve_parts' answer for it, every part's first tokens paired in order, unproven), and each small
+group's as _solve_group spends it. A handed-back stage has spent nothing and keeps no cache, so its
+results and work units are the pure ones.
 ``complete_options`` is search._complete_options' list (a small group's options) made in C loops.
 """
+from math import comb
+
 from libc.stdlib cimport free, malloc
 
 # A part whose dynamic program has more cells than this is handed back (Python's loop spends its
@@ -53,16 +59,17 @@ cdef inline long long _cost(Costs* c, long long i, long long j) noexcept nogil:
     return value
 
 
-def solve_alone(list parts, list fixed, long long weight, budget):
+def solve_alone(list parts, list fixed, long long weight, budget, small_search=None, small_table_entries=0):
     """search._solve_parts(parts, fixed, budget)'s answer when every part is complete and their
     own best choices are jointly optimal (or the budget runs out while they are found): (pairs,
     proven); else None, having spent nothing."""
     if not all(part.complete for part in parts):
         return None
-    return _alone([(part.hyps, part.refs, part.adjacent) for part in parts], fixed, weight, budget)
+    return _alone([(part.hyps, part.refs, part.adjacent) for part in parts], fixed, weight, budget, small_search,
+                  small_table_entries)
 
 
-def classes_alone(list open_classes, list fixed, budget):
+def classes_alone(list open_classes, list fixed, budget, small_search=None, small_table_entries=0):
     """solve_alone for split_classes' open classes (hyps, refs), as search.solve_classes would make
     them parts (with _solve_parts' weight), without making the Part objects."""
     cdef long long weight = len(fixed) + 1
@@ -70,7 +77,7 @@ def classes_alone(list open_classes, list fixed, budget):
     for hyps, refs in open_classes:
         weight += len(hyps)
         classes.append((hyps, refs, _has_neighbours(hyps) and _has_neighbours(refs)))
-    return _alone(classes, fixed, weight, budget)
+    return _alone(classes, fixed, weight, budget, small_search, small_table_entries)
 
 
 cdef bint _has_neighbours(list positions):
@@ -82,7 +89,7 @@ cdef bint _has_neighbours(list positions):
     return False
 
 
-cdef object _alone(list parts, list fixed, long long weight, budget):
+cdef object _alone(list parts, list fixed, long long weight, budget, small_search, small_table_entries):
     """solve_alone for parts given as (hyps, refs, adjacent)."""
     cdef Py_ssize_t n = len(parts), a, q, count
     cdef long long most_h = 0, most_r = 0, i, j, x, y
@@ -131,13 +138,166 @@ cdef object _alone(list parts, list fixed, long long weight, budget):
         for part in parts:
             chosen.extend(_cheapest(&c, part[0], part[1], part[2], spends))
         if n > 1 and not _apart(&c, parts, chosen, ref_of_h):
-            return None
-        for units in spends:
-            if budget.spend(units):  # (search._solve_parts on OutOfTime)
-                return [pair for part in parts for pair in zip(part[0], part[1])], False
+            if small_search is None:
+                return None
+            return _in_groups(&c, parts, chosen, spends, weight, budget, small_search, small_table_entries)
+        if _spent_out(spends, budget):
+            return _in_order(parts), False
         return chosen, True
     finally:
         free(memory)
+
+
+cdef bint _spent_out(list spends, budget) except -1:
+    """Spend the work _cheapest spends, call by call; True when the budget runs out (search._solve_parts
+    then answers every part's first tokens in order, unproven)."""
+    for units in spends:
+        if budget.spend(units):
+            return True
+    return False
+
+
+cdef list _in_order(list parts):
+    """search._in_order of every complete part, one after another."""
+    return [pair for part in parts for pair in zip(part[0], part[1])]
+
+
+cdef object _in_groups(Costs* c, list parts, list chosen, list spends, long long weight, budget, small_search,
+                       small_table_entries):
+    """The rest of search._solve_parts for complete parts whose own best choices (``chosen``) are
+    not jointly optimal: the parts that can interact grouped (_interacting_groups), and each group
+    of more than one part answered as _solve_group answers it when its choices cross and its
+    options are few (their tables at most ``small_table_entries``, search.SMALL_TABLE_ENTRIES:
+    every option listed, the twin ``small_search`` searches them), or when they neither cross nor
+    leave a link unmade. Any other group (the pairwise
+    search, _best_links) hands the stage back (None) before anything is spent."""
+    cdef list current = _by_part(parts, chosen), plans = [], group_parts, sizes, pairs, options
+    cdef Py_ssize_t k
+    link_parts = _link_opportunities(parts)[0]
+    cdef list groups = _interacting_groups(parts, link_parts)
+    for group in groups:  # what each group needs, decided before anything is spent
+        if len(group) == 1:
+            plans.append(None)
+            continue
+        group_parts = [parts[k] for k in group]
+        pairs = sorted([pair for k in group for pair in current[k]])
+        if not _any_crossing(pairs):
+            found, starts_h, starts_r = _link_opportunities(group_parts)
+            if found and _links_between([current[k] for k in group]) != min(len(starts_h), len(starts_r)):
+                return None  # search._best_links
+            plans.append(pairs)
+            continue
+        sizes = [comb(max(len(hyps), len(refs)), min(len(hyps), len(refs))) for hyps, refs, _ in group_parts]
+        if _table_entries(sizes) > small_table_entries:
+            return None  # the pairwise search
+        plans.append(sizes)
+    if _spent_out(spends, budget):
+        return _in_order(parts), False
+    out, proven = [], True
+    for group, plan in zip(groups, plans):
+        if plan is None:
+            out += current[group[0]]
+            continue
+        group_parts = [parts[k] for k in group]
+        if type(plan[0]) is tuple:  # no crossings, every link made: each part's own choice
+            out += plan
+            continue
+        budget.spend(sum([size * min(len(part[0]), len(part[1])) for size, part in zip(plan, group_parts)]))
+        options = [complete_options(hyps, refs, _short_side_costs(c, hyps, refs), adjacent)
+                   for hyps, refs, adjacent in group_parts]
+        boxes = [(hyps[0], hyps[len(hyps) - 1], refs[0], refs[len(refs) - 1]) for hyps, refs, _ in group_parts]
+        pairs, ok = small_search.small_search(options, weight, budget, boxes, _link_opportunities(group_parts)[0])
+        out += pairs
+        proven = proven and ok
+    return out, proven
+
+
+cdef list _short_side_costs(Costs* c, list hyps, list refs):
+    """search.Part.short_side_costs: each hyp token's costs with every ref token when hyps are
+    fewer (or as many), else each ref token's with every hyp token."""
+    if len(hyps) <= len(refs):
+        return [[_cost(c, i, j) for j in refs] for i in hyps]
+    return [[_cost(c, i, j) for i in hyps] for j in refs]
+
+
+cdef bint _any_crossing(list pairs):
+    """Whether two of these pairs (sorted, no position twice) cross: a ref order that falls."""
+    cdef long long last = -1, j
+    for pair in pairs:
+        j = pair[1]
+        if j < last:
+            return True
+        last = j
+    return False
+
+
+cdef tuple _link_opportunities(list parts):
+    """search._link_opportunities for complete parts (hyps, refs, adjacent): the part pairs (a, b)
+    with a pair (i, j) of a and (i + 1, j + 1) of b, sorted, and the hyp and ref starts of those."""
+    cdef dict part_h = {}, part_r = {}
+    cdef Py_ssize_t k
+    for k in range(len(parts)):
+        for i in parts[k][0]:
+            part_h[i] = k
+    starts = [i for i, a in part_h.items() if part_h.get(i + 1, a) != a]
+    found, starts_h, starts_r = set(), set(), set()
+    if starts:
+        for k in range(len(parts)):
+            for j in parts[k][1]:
+                part_r[j] = k
+        for i in starts:
+            a, b = part_h[i], part_h[i + 1]
+            for j in parts[a][1]:
+                if part_r.get(j + 1) == b:
+                    found.add((a, b))
+                    starts_h.add(i)
+                    starts_r.add(j)
+    return sorted(found), starts_h, starts_r
+
+
+cdef Py_ssize_t _links_between(list choices) except -1:
+    """search._links_between: pairs whose diagonal neighbour is a pair of another part."""
+    part_of = {pair: k for k, pairs in enumerate(choices) for pair in pairs}
+    cdef Py_ssize_t links = 0
+    for (i, j), k in part_of.items():
+        if part_of.get((i + 1, j + 1), k) != k:
+            links += 1
+    return links
+
+
+cdef list _interacting_groups(list parts, list links):
+    """search._interacting_groups: parts (by index) grouped so that no two groups can cross or link."""
+    cdef Py_ssize_t n = len(parts), a, b
+    if n > 200:
+        return [list(range(n))]
+    cdef list group_of = list(range(n)), boxes = []
+    for hyps, refs, _ in parts:
+        boxes.append((hyps[0], hyps[len(hyps) - 1], refs[0], refs[len(refs) - 1]))
+    for a in range(n):
+        h0, h1, r0, r1 = boxes[a]
+        for b in range(a + 1, n):
+            g0, g1, s0, s1 = boxes[b]
+            if not ((h1 < g0 and r1 < s0) or (g1 < h0 and s1 < r0)):
+                group_of[_find(group_of, a)] = _find(group_of, b)
+    for a, b in links:
+        group_of[_find(group_of, a)] = _find(group_of, b)
+    cdef dict groups = {}
+    for a in range(n):
+        groups.setdefault(_find(group_of, a), []).append(a)
+    return list(groups.values())
+
+
+cdef Py_ssize_t _find(list group_of, Py_ssize_t k) except -1:
+    while group_of[k] != k:
+        group_of[k] = group_of[group_of[k]]
+        k = group_of[k]
+    return k
+
+
+cdef object _table_entries(list sizes):
+    """search._table_entries: how many numbers the pairwise tables of these option counts hold."""
+    total = sum(sizes)
+    return (total * total - sum([size * size for size in sizes])) // 2
 
 
 cdef inline bint _closed_form(list hyps, list refs, bint adjacent):
