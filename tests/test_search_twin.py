@@ -553,8 +553,8 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
                                                         search._C_SMALL_SEARCH, search.SMALL_TABLE_ENTRIES) is not None
         else:
             # those of the dynamic program (three copies a side, or two with neighbours) among them
-            answered_by_program += any(len(p.hyps) > 1 and len(p.refs) > 1 and (p.adjacent or min(len(p.hyps), len(p.refs)) > 2)
-                                       for p in parts)
+            answered_by_program += any(len(p.hyps) > 1 and len(p.refs) > 1
+                                       and (p.adjacent or min(len(p.hyps), len(p.refs)) > 2) for p in parts)
         if case % 10 == 0:  # cut budgets: the C steps spend as the Python ones, so cuts fall alike
             work = found[0][2]
             for limit in {1, max(1, work // 2)}:
@@ -597,6 +597,17 @@ def test_every_stage_of_the_ted_set_with_a_choice_is_solved_alike_whole_and_cut(
             assert cut[0] == cut[1], limit
     assert spent > 100  # stages whose search spends work (dynamic programs, small groups) among them
 
+
+@needs_alone_twin
+def test_a_part_too_large_for_the_twins_program_is_handed_back_unspent():
+    """A word 1,100 times against 1,000 (more cells than the twin's dynamic program takes on) is
+    left to the Python steps, with nothing spent; they cut it by work."""
+    open_classes = [(list(range(0, 2_200, 2)), list(range(1, 2_001, 2)))]
+    budget = Budget()
+    assert ALONE.classes_alone(open_classes, [], budget, search._C_SMALL_SEARCH, search.SMALL_TABLE_ENTRIES) is None
+    assert budget.used == 0
+    pairs, proven = search.solve_classes([], open_classes, [], budget)
+    assert len(pairs) == 1_000 and not proven and budget.stopped_by == "work"
 
 
 @needs_search_twin

@@ -149,8 +149,8 @@ cdef object _alone(list parts, list fixed, long long weight, budget, small_searc
 
 
 cdef bint _spent_out(list spends, budget) except -1:
-    """Spend the work _cheapest spends, call by call; True when the budget runs out (search._solve_parts
-    then answers every part's first tokens in order, unproven)."""
+    """Spend the work _cheapest spends, call by call; True when the budget runs out
+    (search._solve_parts then answers every part's first tokens in order, unproven)."""
     for units in spends:
         if budget.spend(units):
             return True
@@ -169,8 +169,8 @@ cdef object _in_groups(Costs* c, list parts, list chosen, list spends, long long
     of more than one part answered as _solve_group answers it when its choices cross and its
     options are few (their tables at most ``small_table_entries``, search.SMALL_TABLE_ENTRIES:
     every option listed, the twin ``small_search`` searches them), or when they neither cross nor
-    leave a link unmade. Any other group (the pairwise
-    search, _best_links) hands the stage back (None) before anything is spent."""
+    leave a link unmade. Any other group (the pairwise search, _best_links) hands the stage back
+    (None) before anything is spent."""
     cdef list current = _by_part(parts, chosen), plans = [], group_parts, sizes, pairs, options
     cdef Py_ssize_t k
     link_parts = _link_opportunities(parts)[0]
