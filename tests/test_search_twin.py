@@ -47,6 +47,8 @@ def _groups_of(pairs, config, monkeypatch):
         return real(parts, options, weight, budget)
 
     monkeypatch.setattr(search, "_small_search", recording)
+    # (without the parts twin, which searches most small groups itself, calling the C search directly)
+    monkeypatch.setattr(search, "_C_ALONE", None)
     for h, r in pairs:
         score(h, [r], config)
     return groups
@@ -499,7 +501,7 @@ def _solve_parts_both(spec, fixed, limit=None):
     return found
 
 
-def _solve_classes_both(forced, open_classes, fixed):
+def _solve_classes_both(forced, open_classes, fixed, limit=None):
     """search.solve_classes with and without its C first steps (classes_alone): (pairs, proven,
     work spent, why stopped) each."""
     found = []
@@ -507,7 +509,7 @@ def _solve_classes_both(forced, open_classes, fixed):
         original = search._C_ALONE
         search._C_ALONE = twin
         try:
-            budget = Budget()
+            budget = Budget() if limit is None else Budget(limit)
             pairs, proven = search.solve_classes(list(forced), open_classes, list(fixed), budget)
         finally:
             search._C_ALONE = original
@@ -522,7 +524,7 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
     pairs, proof, work and stop, whether the C steps answer or hand the stage back; and they do
     answer most of them."""
     rng = random.Random(1534)
-    answered = 0
+    answered = answered_by_program = answered_in_groups = 0
     for case in range(4_000):
         hw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
         rw = [rng.choice("aabbcdxyzuvw") for _ in range(rng.randint(2, 16))]
@@ -541,13 +543,71 @@ def test_parts_alone_in_c_are_the_python_steps_on_random_stages():
         assert _solve_classes_both(forced, open_classes, fixed)[0] == _solve_classes_both(forced, open_classes, fixed)[1]
         parts = [search.Part(h, r) for h, r in open_classes]
         weight = len(fixed + forced) + sum(len(p.hyps) for p in parts) + 1
-        answered += ALONE.solve_alone(parts, fixed + forced, weight) is not None
-        if case % 10 == 0:  # cut budgets: the C steps spend nothing, so cuts fall alike
+        budget = Budget()
+        alone = ALONE.solve_alone(parts, fixed + forced, weight, budget)
+        answered += alone is not None
+        if alone is None:
+            assert budget.used == 0  # a stage handed back has spent nothing: the Python steps spend it
+            if search._C_SMALL_SEARCH is not None:  # interacting parts: small groups answered in C
+                answered_in_groups += ALONE.solve_alone(parts, fixed + forced, weight, Budget(),
+                                                        search._C_SMALL_SEARCH, search.SMALL_TABLE_ENTRIES) is not None
+        else:
+            # those of the dynamic program (three copies a side, or two with neighbours) among them
+            answered_by_program += any(len(p.hyps) > 1 and len(p.refs) > 1
+                                       and (p.adjacent or min(len(p.hyps), len(p.refs)) > 2) for p in parts)
+        if case % 10 == 0:  # cut budgets: the C steps spend as the Python ones, so cuts fall alike
             work = found[0][2]
             for limit in {1, max(1, work // 2)}:
                 cut = _solve_parts_both(open_classes, fixed + forced, limit)
                 assert cut[0] == cut[1]
-    assert answered > 1_000
+    assert answered > 1_000 and answered_by_program > 100
+    assert answered_in_groups > 100 or search._C_SMALL_SEARCH is None
+
+
+@needs_alone_twin
+def test_every_stage_of_the_ted_set_with_a_choice_is_solved_alike_whole_and_cut(monkeypatch):
+    """Every exact and stem stage of the whole TED set (both systems, meteor2005) that needs a
+    choice, solved with and without the parts twin (which answers most of them, dynamic programs
+    and small groups included), in full and with budgets cut after one unit and at half its work:
+    the same pairs, proof, work and stop."""
+    from conftest import ted_lines
+    from meteor_core.align import optimal
+
+    stages = []
+    real = search.solve_classes
+
+    def recording(forced, open_classes, fixed, budget):
+        if open_classes:
+            stages.append((list(forced), [(list(h), list(r)) for h, r in open_classes], list(fixed)))
+        return real(forced, open_classes, fixed, budget)
+
+    monkeypatch.setattr(optimal, "solve_classes", recording)
+    ref = ted_lines("ref")
+    for system in ("sys1", "sys2"):
+        for h, r in zip(ted_lines(system), ref):
+            score(h, [r], MeteorConfig.preset("meteor2005"))
+    assert len(stages) > 300
+    spent = 0
+    for forced, open_classes, fixed in stages:
+        whole = _solve_classes_both(forced, open_classes, fixed)
+        assert whole[0] == whole[1]
+        spent += whole[0][2] > 0
+        for limit in sorted({1, whole[0][2] // 2} - {0}):
+            cut = _solve_classes_both(forced, open_classes, fixed, limit)
+            assert cut[0] == cut[1], limit
+    assert spent > 100  # stages whose search spends work (dynamic programs, small groups) among them
+
+
+@needs_alone_twin
+def test_a_part_too_large_for_the_twins_program_is_handed_back_unspent():
+    """A word 1,100 times against 1,000 (more cells than the twin's dynamic program takes on) is
+    left to the Python steps, with nothing spent; they cut it by work."""
+    open_classes = [(list(range(0, 2_200, 2)), list(range(1, 2_001, 2)))]
+    budget = Budget()
+    assert ALONE.classes_alone(open_classes, [], budget, search._C_SMALL_SEARCH, search.SMALL_TABLE_ENTRIES) is None
+    assert budget.used == 0
+    pairs, proven = search.solve_classes([], open_classes, [], budget)
+    assert len(pairs) == 1_000 and not proven and budget.stopped_by == "work"
 
 
 @needs_search_twin

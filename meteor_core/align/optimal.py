@@ -4,7 +4,6 @@ stage's alignment with the most mappings, then the fewest crossings, found by an
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import filterfalse
 from operator import itemgetter
 from typing import Sequence
 
@@ -56,8 +55,10 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
         proven = proven and ok
         if pairs and stage != config.stages[-1]:  # the next stage works on what is left
             fixed += pairs
-            free_h = list(filterfalse(set(map(_first, pairs)).__contains__, free_h))
-            free_r = list(filterfalse(set(map(_second, pairs)).__contains__, free_r))
+            # (set tests in comprehensions: compiled, each is a C call, not a call of __contains__)
+            taken_h, taken_r = set(map(_first, pairs)), set(map(_second, pairs))
+            free_h = [i for i in free_h if i not in taken_h]
+            free_r = [j for j in free_r if j not in taken_r]
     matches.sort()  # by hypothesis position (each position is matched once)
     return _new(Alignment, (tuple(matches), proven))
 

@@ -400,7 +400,8 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
     if not open_classes:
         return forced, True
     if _C_ALONE is not None:  # the usual stage, answered without Part objects (else handed back)
-        found = _C_ALONE.classes_alone(open_classes, fixed + forced)
+        # (with the small search's twin, a stage whose groups are small is answered there too)
+        found = _C_ALONE.classes_alone(open_classes, fixed + forced, budget, _C_SMALL_SEARCH, SMALL_TABLE_ENTRIES)
         if found is not None:
             return forced + found[0], found[1]
     chosen, proven = _solve_parts([Part(hyps, refs) for hyps, refs in open_classes], fixed + forced, budget,
@@ -498,8 +499,8 @@ def _solve_parts(parts: list[Part], fixed: list[Pair], budget: Budget,
                  tried_alone: bool = False) -> tuple[list[Pair], bool]:
     # W exceeds any number of links (at most one per match), so one crossing outweighs them all.
     weight = len(fixed) + sum(len(p.hyps) for p in parts) + 1
-    if _C_ALONE is not None and not tried_alone:  # the usual stage: each part's closed-form best, jointly optimal
-        found = _C_ALONE.solve_alone(parts, fixed, weight)
+    if _C_ALONE is not None and not tried_alone:  # the usual stage: each part's own best, jointly optimal
+        found = _C_ALONE.solve_alone(parts, fixed, weight, budget, _C_SMALL_SEARCH, SMALL_TABLE_ENTRIES)
         if found is not None:
             return found
     cost = StageCost(fixed, weight)
