@@ -287,6 +287,8 @@ cdef class _Table:
     cdef unsigned short** keys
     cdef Py_ssize_t* keys_made
     cdef Py_ssize_t n_phrases
+    # a sentence's words (a tuple) -> its _Runs: the same sentences come back rerun after rerun
+    cdef dict sentences
 
     def __cinit__(self, table):
         # (calloc: the pages are the system's zero pages until an entry is written, so a process
@@ -302,6 +304,7 @@ cdef class _Table:
         if self.keys == NULL or self.keys_made == NULL:
             raise MemoryError()
         self.table = table
+        self.sentences = {}
         self.pool = arrays["pool"]
         self.offsets = arrays["offsets"]
         self.slots = arrays["slots"]
@@ -403,6 +406,70 @@ cdef class _Table:
             slot = (slot + 1) & self.mask
 
 
+DEF SENTENCES_KEPT = 20_000  # sentences whose _Runs a _Table keeps (emptied when full; ~0.5 kB each)
+
+
+cdef class _Runs:
+    """A sentence's phrases in the table, per start position: what ParaphraseTable.paths walks
+    to (shortest phrase first, stopping where the table's trie stops), before the cap of
+    beam._bounded_paths: each phrase's index and word count. The walk's lookups depend only on
+    the sentence and the table, so they are made once per sentence (_runs) and kept."""
+    cdef int* first  # per position (and one past the last): where its phrases start below
+    cdef int* words
+    cdef int* phrase
+
+    def __dealloc__(self):
+        free(self.first); free(self.words); free(self.phrase)
+
+
+cdef _Runs _runs(_Table t, _Sentence side, tuple key):
+    """``side``'s _Runs, made with the table's lookups (the phrase cache) the first time."""
+    cdef _Runs runs = t.sentences.get(key)
+    if runs is not None:
+        return runs
+    cdef Py_ssize_t pos, end, p, count = 0, most = 0
+    cdef uint32_t state, h
+    cdef bint prefix
+    cdef int* shrunk
+    for pos in range(side.n):
+        most += min(t.max_words, side.n - pos)
+    runs = _Runs()
+    runs.first = <int*> malloc((side.n + 1) * sizeof(int))
+    runs.words = <int*> malloc((most + 1) * sizeof(int))
+    runs.phrase = <int*> malloc((most + 1) * sizeof(int))
+    if runs.first == NULL or runs.words == NULL or runs.phrase == NULL:
+        raise MemoryError()
+    for pos in range(side.n):
+        runs.first[pos] = <int> count
+        for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
+            if end > pos + 1:
+                state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
+                state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+            else:
+                state = ~side.word_crc[pos]
+            h = ~state
+            p = t.cached_phrase(side.text + side.start[pos], side.end[end - 1] - side.start[pos], h, &prefix)
+            if p >= 0:
+                runs.words[count] = <int> (end - pos)
+                runs.phrase[count] = <int> p
+                count += 1
+            if end < side.n and not prefix:
+                break  # (the jar's trie has no path on)
+    runs.first[side.n] = <int> count
+    # (kept for long: only what was found; a shrinking realloc cannot fail in practice, and if
+    # it did the larger blocks stay)
+    shrunk = <int*> realloc(runs.words, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.words = shrunk
+    shrunk = <int*> realloc(runs.phrase, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.phrase = shrunk
+    if len(t.sentences) >= SENTENCES_KEPT:
+        t.sentences.clear()
+    t.sentences[key] = runs
+    return runs
+
+
 _ONE = 1  # a Python int
 
 
@@ -461,22 +528,21 @@ def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
     whole = [True]
     exhausted = [bool(budget.exhausted)]
     cdef _Spending spending = _Spending(budget)
-    _walk(t, r_side, h_side, True, extra, spans, budget, spending, most, stage, whole, exhausted)
-    _walk(t, h_side, r_side, False, extra, spans, budget, spending, most, stage, whole, exhausted)
+    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, whole,
+          exhausted)
+    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, whole,
+          exhausted)
     if spending.pending:
         spending.flush()
     return extra, spans, whole[0]
 
 
-cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list extra, list spans, budget,
-                _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
+cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint from_ref, list extra, list spans,
+                budget, _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
-    ``side`` (ParaphraseTable.paths, bounded as beam._bounded_paths), their paraphrases looked up
-    among ``other``'s n-grams."""
-    cdef Py_ssize_t pos, end, p, run, kept, total, caps, k, r, e, node, n_side, n_other, count
-    cdef Py_ssize_t length, first_target
-    cdef uint32_t state, h
-    cdef bint prefix
+    ``side`` (ParaphraseTable.paths, its lookups in ``side_runs``, bounded as
+    beam._bounded_paths), their paraphrases looked up among ``other``'s n-grams."""
+    cdef Py_ssize_t pos, x, p, run, total, caps, k, r, e, node, n_side, n_other, count
     cdef const TargetEntry* target
     cdef unsigned int s
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
@@ -496,29 +562,19 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 continue
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
-            for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
-                if end > pos + 1:
-                    state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
-                    state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
-                else:
-                    state = ~side.word_crc[pos]
-                h = ~state
-                length = side.end[end - 1] - side.start[pos]
-                p = t.cached_phrase(side.text + side.start[pos], length, h, &prefix)
-                if p >= 0:
-                    run = t.phrase_start[p + 1] - t.phrase_start[p]
-                    if run > most:
-                        caps += 1
-                        run = most
-                    if run:
-                        run_words[runs] = end - pos
-                        run_first[runs] = t.phrase_start[p]
-                        run_kept[runs] = run
-                        run_phrase[runs] = p
-                        runs += 1
-                        total += run
-                if end < side.n and not prefix:
-                    break  # (the jar's trie has no path on)
+            for x in range(side_runs.first[pos], side_runs.first[pos + 1]):
+                p = side_runs.phrase[x]
+                run = t.phrase_start[p + 1] - t.phrase_start[p]
+                if run > most:
+                    caps += 1
+                    run = most
+                if run:
+                    run_words[runs] = side_runs.words[x]
+                    run_first[runs] = t.phrase_start[p]
+                    run_kept[runs] = run
+                    run_phrase[runs] = p
+                    runs += 1
+                    total += run
             for k in range(caps):
                 budget.cap()
             if caps:
