@@ -246,6 +246,21 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
     same()
 
 
+@needs_build
+def test_the_c_paraphrase_matcher_keeps_sentences_by_their_words():
+    """The C matcher keeps each sentence's phrases in the table by the sentence's words: a pair
+    seen before gives what it gave, and a list whose words changed since is a new sentence."""
+    twin = _paraphrase_twin()
+    table = _small_paraphrase_table()
+    hyp, ref = ["the", "cat", "sat", "on", "mat"], ["a", "big", "cat", "sat", "on", "the", "mat"]
+    first = _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000)
+    assert first[1][0] is not None and first[0] == first[1]
+    assert _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000) == first
+    hyp[0], ref[1] = "a", "large"  # (the same lists, other words)
+    changed = _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000)
+    assert changed[1][0] is not None and changed[0] == changed[1] and changed[1][0] != first[1][0]
+
+
 def test_spending_summed_up_to_the_headroom_is_spending_step_by_step():
     """The C paraphrase matcher sums its steps' units while the sum stays below
     Budget.headroom(), then spends the sum in one call: the same answer at every step, the same
