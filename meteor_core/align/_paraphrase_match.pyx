@@ -13,14 +13,14 @@ The same steps, read line by line from them; only the data differ:
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
   slices with their start positions ascending, hashed word by word (ngram_more: each word's
   CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
-  pool, hashed the same way, a filter on (byte length, first byte, last byte) rejecting most
-  without hashing;
+  pool, hashed the same way, a filter on that hash (a bit per n-gram) rejecting most before
+  the pool is read;
 * each phrase's paraphrases' filter keys are made once per process, when the phrase is first
   matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
   rejects most paraphrases before their entries in the cache or the mapped pool are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
-  recently used first) and a paraphrase's CRC-32, length, offset and end bytes, so a common
+  recently used first) and a paraphrase's n-gram hash, length and offset, so a common
   phrase ("of the") does not probe the mapped file again;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
@@ -62,14 +62,12 @@ cdef struct PhraseEntry:
 
 
 cdef struct TargetEntry:
-    # A paraphrase (string id + 1; 0: empty) with its words_hash, length, first and last byte: what
-    # _Sentence.find needs, without reading its offsets and bytes in the mapped pool again.
+    # A paraphrase (string id + 1; 0: empty) with its words_hash and length: what _Sentence.find
+    # needs, without reading its offsets and bytes in the mapped pool again.
     uint32_t id_plus_one
     uint32_t h
     uint32_t length
     uint32_t offset  # where its bytes start in the pool
-    unsigned char first
-    unsigned char last
 
 
 cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -105,8 +103,11 @@ cdef inline uint32_t words_hash(const unsigned char* data, Py_ssize_t n) noexcep
     return ngram_hash(ngram_more(state, ~crc))
 
 
-cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) noexcept nogil:
-    return <uint32_t> ((n * 131 + data[0] * 31 + data[n - 1] * 7) & (FILTER_BITS - 1))
+cdef inline uint32_t filter_key(uint32_t h) noexcept nogil:
+    """A slice's bit in a sentence's filter, from its n-gram hash (words_hash): spread evenly, so
+    few paraphrases pass a filter without being one of the sentence's n-grams. (A key made of
+    the slice's length and end bytes let three times as many through to the probe.)"""
+    return (h ^ (h >> 16)) & (FILTER_BITS - 1)
 
 
 cdef class _Sentence:
@@ -216,7 +217,7 @@ cdef class _Sentence:
                         self.e_words[e] = w - s + 1
                         self.e_hash[e] = h
                         self.e_first[e] = -1
-                        k = slice_filter(self.text + self.start[s], length)
+                        k = filter_key(h)
                         self.filter[k >> 3] |= 1 << (k & 7)
                         break
                     if (self.e_hash[e] == h and self.e_length[e] == length
@@ -234,12 +235,12 @@ cdef class _Sentence:
                 node += 1
 
     cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
-        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash,
-        length, first and last byte), or -1."""
+        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash
+        and length), or -1."""
         cdef Py_ssize_t k, slot, e
         cdef Py_ssize_t length = target.length
         cdef uint32_t h = target.h
-        k = <uint32_t> ((length * 131 + target.first * 31 + target.last * 7) & (FILTER_BITS - 1))
+        k = filter_key(h)
         if not (self.filter[k >> 3] >> (k & 7)) & 1:
             return -1
         slot = h & self.mask
@@ -280,7 +281,7 @@ cdef class _Table:
     cdef object table
     cdef PhraseEntry* phrases
     cdef TargetEntry* targets_seen
-    # per phrase index: its paraphrases' filter keys (slice_filter of their bytes), in file order,
+    # per phrase index: its paraphrases' filter keys (filter_key of their words_hash), in file order,
     # made when the phrase is first matched, and how many are made: a sentence's filter rejects
     # most paraphrases, and their keys, read in a row, spare a probe into the cache or the
     # mapped pool for each
@@ -340,7 +341,7 @@ cdef class _Table:
                 s = self.targets[self.phrase_start[p] + k]
                 offset = self.offsets[s]
                 length = self.offsets[s + 1] - offset
-                grown[k] = <unsigned short> slice_filter(&self.pool[offset], length)
+                grown[k] = <unsigned short> filter_key(words_hash(&self.pool[offset], length))
             self.keys_made[p] = needed
         return self.keys[p]
 
@@ -377,16 +378,13 @@ cdef class _Table:
         return p
 
     cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
-        """Paraphrase ``s``'s words_hash, length, first and last byte, through the paraphrase cache."""
+        """Paraphrase ``s``'s words_hash, length and offset, through the paraphrase cache."""
         cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
-        cdef const unsigned char* data
         if entry.id_plus_one != s + 1:
             entry.id_plus_one = s + 1
             entry.offset = self.offsets[s]
             entry.length = self.offsets[s + 1] - entry.offset
-            data = &self.pool[entry.offset]
-            entry.h = words_hash(data, entry.length)
-            entry.first, entry.last = data[0], data[entry.length - 1]
+            entry.h = words_hash(&self.pool[entry.offset], entry.length)
         return entry
 
     cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) noexcept nogil:
