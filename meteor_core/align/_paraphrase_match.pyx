@@ -68,6 +68,7 @@ cdef struct TargetEntry:
     uint32_t h
     uint32_t length
     uint32_t offset  # where its bytes start in the pool
+    uint32_t words  # how many words (spaces + 1)
 
 
 cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -116,7 +117,9 @@ cdef inline uint32_t filter_key(const unsigned char* data, Py_ssize_t n) noexcep
 
 cdef class _Sentence:
     """A sentence's words as one UTF-8 buffer, and its n-grams (phrases of up to ``longest``
-    words) as a hash table of slices -> start positions, ascending (beam._ngram_positions)."""
+    words) as a hash table of slices -> start positions, ascending (beam._ngram_positions).
+    The n-grams of a length go into the table when a paraphrase of that many words is first
+    looked up (most sentences are asked for one or two lengths); the filter holds them all."""
     cdef unsigned char* text
     cdef Py_ssize_t n
     cdef Py_ssize_t* start
@@ -135,6 +138,8 @@ cdef class _Sentence:
     cdef Py_ssize_t* slots
     cdef Py_ssize_t mask
     cdef unsigned char* filter
+    cdef Py_ssize_t longest, nodes
+    cdef unsigned char* indexed  # per word count (1..longest): its n-grams are in the table
     cdef bint ok
 
     def __cinit__(self, list words, Py_ssize_t longest):
@@ -172,9 +177,7 @@ cdef class _Sentence:
         self._index(longest)
 
     cdef void _index(self, Py_ssize_t longest) except *:
-        cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
-        cdef uint64_t state
-        cdef uint32_t h
+        cdef Py_ssize_t most = 0, k, s, w, slot
         cdef Py_ssize_t n_slots = 16
         for k in range(self.n):
             most += min(longest, self.n - k)
@@ -192,51 +195,65 @@ cdef class _Sentence:
         self.node_position = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.node_next = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
+        self.indexed = <unsigned char*> calloc(longest + 1, 1)
         if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
                 or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
                 or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
-                or self.word_crc == NULL):
+                or self.word_crc == NULL or self.indexed == NULL):
             raise MemoryError()
+        self.longest = longest
         for k in range(self.n):
             self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
         memset(self.filter, 0, FILTER_BITS // 8)
         for slot in range(n_slots):
             self.slots[slot] = -1
-        self.entries = 0
+        self.entries = self.nodes = 0
         for s in range(self.n):
-            state = NGRAM_START
             for w in range(s, min(s + longest, self.n)):
+                k = filter_key(self.text + self.start[s], self.end[w] - self.start[s])
+                self.filter[k >> 3] |= 1 << (k & 7)
+
+    cdef void _add_length(self, Py_ssize_t words) noexcept nogil:
+        """Put the n-grams of ``words`` words into the table (each distinct one an entry, with its
+        start positions ascending)."""
+        cdef Py_ssize_t e, s, w, length, slot, node = self.nodes
+        cdef uint64_t state
+        cdef uint32_t h
+        for s in range(self.n - words + 1):
+            state = NGRAM_START
+            for w in range(s, s + words):
                 state = ngram_more(state, self.word_crc[w])
-                h = ngram_hash(state)
-                length = self.end[w] - self.start[s]
-                slot = h & self.mask
-                while True:
-                    e = self.slots[slot]
-                    if e < 0:
-                        e = self.entries
-                        self.entries += 1
-                        self.slots[slot] = e
-                        self.e_offset[e] = self.start[s]
-                        self.e_length[e] = length
-                        self.e_words[e] = w - s + 1
-                        self.e_hash[e] = h
-                        self.e_first[e] = -1
-                        k = filter_key(self.text + self.start[s], length)
-                        self.filter[k >> 3] |= 1 << (k & 7)
-                        break
-                    if (self.e_hash[e] == h and self.e_length[e] == length
-                            and memcmp(self.text + self.e_offset[e], self.text + self.start[s], length) == 0):
-                        break
-                    slot = (slot + 1) & self.mask
-                # its positions, ascending (starts come in order)
-                self.node_position[node] = s
-                self.node_next[node] = -1
-                if self.e_first[e] < 0:
-                    self.e_first[e] = node
-                else:
-                    self.node_next[self.e_last[e]] = node
-                self.e_last[e] = node
-                node += 1
+            w = s + words - 1
+            h = ngram_hash(state)
+            length = self.end[w] - self.start[s]
+            slot = h & self.mask
+            while True:
+                e = self.slots[slot]
+                if e < 0:
+                    e = self.entries
+                    self.entries += 1
+                    self.slots[slot] = e
+                    self.e_offset[e] = self.start[s]
+                    self.e_length[e] = length
+                    self.e_words[e] = words
+                    self.e_hash[e] = h
+                    self.e_first[e] = -1
+                    break
+                if (self.e_hash[e] == h and self.e_length[e] == length
+                        and memcmp(self.text + self.e_offset[e], self.text + self.start[s], length) == 0):
+                    break
+                slot = (slot + 1) & self.mask
+            # its positions, ascending (starts come in order)
+            self.node_position[node] = s
+            self.node_next[node] = -1
+            if self.e_first[e] < 0:
+                self.e_first[e] = node
+            else:
+                self.node_next[self.e_last[e]] = node
+            self.e_last[e] = node
+            node += 1
+        self.nodes = node
+        self.indexed[words] = 1
 
     cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
         """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash
@@ -247,6 +264,10 @@ cdef class _Sentence:
         k = filter_key(data, length)
         if not (self.filter[k >> 3] >> (k & 7)) & 1:
             return -1
+        if target.words > self.longest:
+            return -1  # (no n-gram that long is indexed)
+        if not self.indexed[target.words]:
+            self._add_length(target.words)
         slot = h & self.mask
         while True:
             e = self.slots[slot]
@@ -261,7 +282,16 @@ cdef class _Sentence:
         free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
         free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
         free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
-        free(self.word_crc)
+        free(self.word_crc); free(self.indexed)
+
+
+cdef inline uint32_t count_spaces(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    cdef uint32_t spaces = 0
+    for k in range(n):
+        if data[k] == 32:
+            spaces += 1
+    return spaces
 
 
 cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -382,13 +412,14 @@ cdef class _Table:
         return p
 
     cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
-        """Paraphrase ``s``'s words_hash, length and offset, through the paraphrase cache."""
+        """Paraphrase ``s``'s words_hash, length, offset and word count, through the paraphrase cache."""
         cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
         if entry.id_plus_one != s + 1:
             entry.id_plus_one = s + 1
             entry.offset = self.offsets[s]
             entry.length = self.offsets[s + 1] - entry.offset
             entry.h = words_hash(&self.pool[entry.offset], entry.length)
+            entry.words = 1 + count_spaces(&self.pool[entry.offset], entry.length)
         return entry
 
     cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) noexcept nogil:
