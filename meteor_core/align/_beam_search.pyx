@@ -137,9 +137,24 @@ cdef class _Arena:
         return self.n - 1
 
 
+cdef inline void _merge(const Path* left, Py_ssize_t n_left, const Path* right, Py_ssize_t n_right, Path* out,
+                        Py_ssize_t count) noexcept nogil:
+    """The first ``count`` paths of two runs sorted by key, merged stably (on equal keys, the
+    left run's first). ``out`` may be where the right run lies, or before it: no path is written
+    over before it is read."""
+    cdef Py_ssize_t a = 0, b = 0, k
+    for k in range(count):
+        if b < n_right and (a >= n_left or right[b].key < left[a].key):
+            out[k] = right[b]
+            b += 1
+        else:
+            out[k] = left[a]
+            a += 1
+
+
 cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
     """Stable sort by key (equal keys keep their order, as Collections.sort and list.sort)."""
-    cdef Py_ssize_t width = 1, start, middle, end, a, b, k
+    cdef Py_ssize_t width = 1, start, middle, end
     cdef Path* source = items
     cdef Path* target = scratch
     cdef Path* swap
@@ -150,23 +165,7 @@ cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
         while start < n:
             middle = start + width if start + width < n else n
             end = start + 2 * width if start + 2 * width < n else n
-            a, b, k = start, middle, start
-            while a < middle and b < end:
-                if source[b].key < source[a].key:
-                    target[k] = source[b]
-                    b += 1
-                else:
-                    target[k] = source[a]
-                    a += 1
-                k += 1
-            while a < middle:
-                target[k] = source[a]
-                a += 1
-                k += 1
-            while b < end:
-                target[k] = source[b]
-                b += 1
-                k += 1
+            _merge(source + start, middle - start, source + middle, end - middle, target + start, end - start)
             start = end
         swap = source
         source = target
@@ -196,7 +195,7 @@ cdef int _keep_best(_Paths paths) except -1:
     prefix's come first, as they come first in the list."""
     cdef Path* items = paths.items
     cdef Path* scratch
-    cdef Py_ssize_t ordered = paths.ordered, n = paths.n, keep, a, b, k
+    cdef Py_ssize_t ordered = paths.ordered, n = paths.n, keep
     if ordered < n:
         if n - ordered > 2 * BEAM_SIZE:
             scratch = <Path*> malloc(n * sizeof(Path))
@@ -217,15 +216,7 @@ cdef int _keep_best(_Paths paths) except -1:
                 if scratch == NULL:
                     raise MemoryError()
                 memcpy(scratch, items, ordered * sizeof(Path))
-                a, b, k = 0, paths.ordered, 0
-                while k < keep:
-                    if b < n and (a >= ordered or items[b].key < scratch[a].key):
-                        items[k] = items[b]
-                        b += 1
-                    else:
-                        items[k] = scratch[a]
-                        a += 1
-                    k += 1
+                _merge(scratch, ordered, items + paths.ordered, n - paths.ordered, items, keep)
                 free(scratch)
             n = keep
     if n > BEAM_SIZE:
