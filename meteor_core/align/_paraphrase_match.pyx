@@ -22,6 +22,9 @@ The same steps, read line by line from them; only the data differ:
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
   recently used first) and a paraphrase's n-gram hash, length and offset, so a common
   phrase ("of the") does not probe the mapped file again;
+* each sentence's phrases in the table (what the walk from it looks up: phrase index and word
+  count per start position) are kept by the table's views, keyed by the sentence's words (at
+  most SENTENCES_KEPT sentences): the same sentences come back rerun after rerun;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
 beam._paraphrases calls ``matches`` when this module is built and up to date; it answers
