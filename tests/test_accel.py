@@ -152,7 +152,6 @@ def test_the_c_beam_search_is_the_python_one_on_random_small_cases():
 
     from meteor_core import MeteorConfig
     from meteor_core.align import beam
-    from meteor_core.align.search import Budget
 
     twin = _accel.twin("meteor_core.align._beam_search")
     assert twin is not None and twin.beam_size == beam.BEAM_SIZE
@@ -164,18 +163,49 @@ def test_the_c_beam_search_is_the_python_one_on_random_small_cases():
     @settings(max_examples=3000, deadline=None, derandomize=True)
     @given(sentence, sentence, st.sampled_from([None, 1, 20, 200, 2_000]), st.booleans())
     def same(hyp, ref, limit, phrases):
-        stages = ("exact", "stem", "synonym", "paraphrase") if phrases else ("exact", "stem", "synonym")
-        found = []
-        for search in (beam._search, lambda *a: twin.search(*a, beam._finish_greedily)):
-            budget = Budget() if limit is None else Budget(limit)
-            per_ref, fixed, _ = beam._candidates(hyp, ref, stages, config, table if phrases else None, budget)
-            chunk, cover = beam._key_units(per_ref, len(hyp))
-            best, complete = search(per_ref, fixed, budget, chunk, cover)
-            found.append((beam._matches(best, per_ref, fixed, hyp, ref, config), best[:3], best[4], complete,
-                          budget.used, budget.stopped_by))
-        assert found[0] == found[1]
+        _same_beam_searches(twin, config, table, hyp, ref, limit, phrases)
 
     same()
+
+
+@needs_build
+def test_the_c_beam_search_is_the_python_one_with_full_beams():
+    """As above, on longer sentences over three words: most positions have many candidates, the
+    beam is full and cut inside a step again and again (its best kept, then the paths made since
+    merged after them), with many equal keys, whose order the jar's stable sort keeps."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from meteor_core import MeteorConfig
+
+    twin = _accel.twin("meteor_core.align._beam_search")
+    config = MeteorConfig.meteor15(tokenizer="whitespace")
+    table = _small_paraphrase_table()
+    sentence = st.lists(st.sampled_from(["the", "a", "cat"]), min_size=10, max_size=40)
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(sentence, sentence, st.sampled_from([None, 5_000]), st.booleans())
+    def same(hyp, ref, limit, phrases):
+        _same_beam_searches(twin, config, table, hyp, ref, limit, phrases)
+
+    same()
+
+
+def _same_beam_searches(twin, config, table, hyp, ref, limit, phrases):
+    """beam._search and its C twin on one pair: the same best path, completeness and work."""
+    from meteor_core.align import beam
+    from meteor_core.align.search import Budget
+
+    stages = ("exact", "stem", "synonym", "paraphrase") if phrases else ("exact", "stem", "synonym")
+    found = []
+    for search in (beam._search, lambda *a: twin.search(*a, beam._finish_greedily)):
+        budget = Budget() if limit is None else Budget(limit)
+        per_ref, fixed, _ = beam._candidates(hyp, ref, stages, config, table if phrases else None, budget)
+        chunk, cover = beam._key_units(per_ref, len(hyp))
+        best, complete = search(per_ref, fixed, budget, chunk, cover)
+        found.append((beam._matches(best, per_ref, fixed, hyp, ref, config), best[:3], best[4], complete,
+                      budget.used, budget.stopped_by))
+    assert found[0] == found[1]
 
 
 def _small_paraphrase_table():
@@ -244,6 +274,21 @@ def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
         assert c_data[0] is not None and pure == c_data
 
     same()
+
+
+@needs_build
+def test_the_c_paraphrase_matcher_keeps_sentences_by_their_words():
+    """The C matcher keeps each sentence's phrases in the table by the sentence's words: a pair
+    seen before gives what it gave, and a list whose words changed since is a new sentence."""
+    twin = _paraphrase_twin()
+    table = _small_paraphrase_table()
+    hyp, ref = ["the", "cat", "sat", "on", "mat"], ["a", "big", "cat", "sat", "on", "the", "mat"]
+    first = _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000)
+    assert first[1][0] is not None and first[0] == first[1]
+    assert _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000) == first
+    hyp[0], ref[1] = "a", "large"  # (the same lists, other words)
+    changed = _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000)
+    assert changed[1][0] is not None and changed[0] == changed[1] and changed[1][0] != first[1][0]
 
 
 def test_spending_summed_up_to_the_headroom_is_spending_step_by_step():

@@ -480,6 +480,27 @@ def test_the_lists_come_from_the_jar(tiny_jar):
                                                          "X", "."]
 
 
+def test_a_normalised_line_is_remembered_per_jar_and_never_shared(tiny_jar, monkeypatch, tmp_path):
+    """-norm keeps the lines it normalised: a caller gets its own list each time, and another
+    jar (other prefixes) normalises the line again."""
+    import zipfile
+    from meteor_core import jar_resources
+    from meteor_core.tokenize import meteor_norm
+    line = "Dr. X saw Mr. Y ."
+    first = meteor_norm(line)
+    assert first == ["Dr", ".", "X", "saw", "Mr.", "Y", "."]  # the tiny jar: Mr keeps its dot, Dr not
+    first.append("changed")
+    assert meteor_norm(line) == ["Dr", ".", "X", "saw", "Mr.", "Y", "."]
+    other = tmp_path / "other" / "meteor-1.5.jar"
+    other.parent.mkdir()
+    with zipfile.ZipFile(tiny_jar) as z, zipfile.ZipFile(other, "w") as out:
+        for name in z.namelist():
+            out.writestr(name, "Dr\n" if name == "nonbreaking/english.prefixes" else z.read(name))
+    monkeypatch.setenv("METEOR_JAR", str(other))
+    jar_resources.clear()
+    assert meteor_norm(line) == ["Dr.", "X", "saw", "Mr", ".", "Y", "."]
+
+
 def test_the_lists_are_the_real_jars(fresh_resources):
     """With the user's meteor-1.5.jar: function_words("meteor-en") is exactly function/english.words
     and the prefixes are nonbreaking/english.prefixes (nothing of the jar is in this repository)."""

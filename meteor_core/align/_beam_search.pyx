@@ -7,8 +7,9 @@ The same steps as beam._search, read line by line from it; only the data differ:
   its node in the parent arena, its used-words bit set in a pool of 64-bit words);
 * the chosen matches are a parent arena of (parent node, ref position, candidate index) entries,
   read back into beam's tuple chain once the search ends;
-* the jar's stable sort is a stable sort of the paths by key (insertion for a beam's worth,
-  else merge);
+* the jar's stable sort is a stable sort of the paths by key, keeping the best BEAM_SIZE: the
+  paths added since the last sort are sorted alone (insertion for a beam's worth, else merge)
+  and merged after the ones it kept;
 * the work budget is spent at the same places with the same amounts, so cuts fall at the same
   reference positions.
 beam.align_meteor_beam calls ``search`` when this module is built and up to date, else its own
@@ -23,11 +24,13 @@ cdef enum:
 
 
 cdef struct Path:
+    # (int: positions, arena entries and slots stay far below 2**31; a smaller struct is a
+    # cheaper move in the sorts)
     long long key
-    Py_ssize_t last   # hyp position after the last match, or -1 (no chunk open)
-    Py_ssize_t busy   # ref position the last phrase ends at
-    Py_ssize_t node   # the arena entry of its last match (-1: none)
-    Py_ssize_t slot   # its bit set: words[slot * width ...]
+    int last   # hyp position after the last match, or -1 (no chunk open)
+    int busy   # ref position the last phrase ends at
+    int node   # the arena entry of its last match (-1: none)
+    int slot   # its bit set: words[slot * width ...]
 
 
 cdef struct Node:
@@ -47,9 +50,10 @@ cdef struct Step:
 
 
 cdef class _Paths:
-    """A growable list of paths with a pool of bit sets (one ``width`` words each)."""
+    """A growable list of paths with a pool of bit sets (one ``width`` words each); its first
+    ``ordered`` paths are sorted by key (what _keep_best sorted, until keys change)."""
     cdef Path* items
-    cdef Py_ssize_t n, capacity
+    cdef Py_ssize_t n, capacity, ordered
     cdef uint64_t* words
     cdef Py_ssize_t slots, slot_capacity, width
 
@@ -62,6 +66,7 @@ cdef class _Paths:
         if self.items == NULL or self.words == NULL:
             raise MemoryError()
         self.n = 0
+        self.ordered = 0
         self.slots = 0
 
     def __dealloc__(self):
@@ -70,6 +75,7 @@ cdef class _Paths:
 
     cdef void clear(self):
         self.n = 0
+        self.ordered = 0
         self.slots = 0
 
     cdef Py_ssize_t new_slot(self) except -1:
@@ -131,9 +137,24 @@ cdef class _Arena:
         return self.n - 1
 
 
+cdef inline void _merge(const Path* left, Py_ssize_t n_left, const Path* right, Py_ssize_t n_right, Path* out,
+                        Py_ssize_t count) noexcept nogil:
+    """The first ``count`` paths of two runs sorted by key, merged stably (on equal keys, the
+    left run's first). ``out`` may be where the right run lies, or before it: no path is written
+    over before it is read."""
+    cdef Py_ssize_t a = 0, b = 0, k
+    for k in range(count):
+        if b < n_right and (a >= n_left or right[b].key < left[a].key):
+            out[k] = right[b]
+            b += 1
+        else:
+            out[k] = left[a]
+            a += 1
+
+
 cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
     """Stable sort by key (equal keys keep their order, as Collections.sort and list.sort)."""
-    cdef Py_ssize_t width = 1, start, middle, end, a, b, k
+    cdef Py_ssize_t width = 1, start, middle, end
     cdef Path* source = items
     cdef Path* target = scratch
     cdef Path* swap
@@ -144,23 +165,7 @@ cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
         while start < n:
             middle = start + width if start + width < n else n
             end = start + 2 * width if start + 2 * width < n else n
-            a, b, k = start, middle, start
-            while a < middle and b < end:
-                if source[b].key < source[a].key:
-                    target[k] = source[b]
-                    b += 1
-                else:
-                    target[k] = source[a]
-                    a += 1
-                k += 1
-            while a < middle:
-                target[k] = source[a]
-                a += 1
-                k += 1
-            while b < end:
-                target[k] = source[b]
-                b += 1
-                k += 1
+            _merge(source + start, middle - start, source + middle, end - middle, target + start, end - start)
             start = end
         swap = source
         source = target
@@ -170,24 +175,54 @@ cdef void _merge_sort(Path* items, Path* scratch, Py_ssize_t n):
         memcpy(items, source, n * sizeof(Path))
 
 
-cdef int _sort(_Paths paths) except -1:
-    cdef Path* items = paths.items
+cdef void _insertion_sort(Path* items, Py_ssize_t n) noexcept nogil:
+    """Stable sort by key, in place (for a beam's worth of paths: no scratch)."""
     cdef Path moving
     cdef Py_ssize_t k, at
-    if paths.n <= 2 * BEAM_SIZE:  # (most sorts: a beam's worth) stable insertion, no scratch
-        for k in range(1, paths.n):
-            moving = items[k]
-            at = k
-            while at > 0 and items[at - 1].key > moving.key:
-                items[at] = items[at - 1]
-                at -= 1
-            items[at] = moving
-        return 0
-    cdef Path* scratch = <Path*> malloc(paths.n * sizeof(Path))
-    if scratch == NULL:
-        raise MemoryError()
-    _merge_sort(paths.items, scratch, paths.n)
-    free(scratch)
+    for k in range(1, n):
+        moving = items[k]
+        at = k
+        while at > 0 and items[at - 1].key > moving.key:
+            items[at] = items[at - 1]
+            at -= 1
+        items[at] = moving
+
+
+cdef int _keep_best(_Paths paths) except -1:
+    """A stable sort of the paths by key, keeping the first BEAM_SIZE (beam._search's
+    ``paths.sort(key=_KEY); del paths[BEAM_SIZE:]``). The paths after the sorted prefix (those
+    added since the last call) are sorted alone, then merged after it: on equal keys the
+    prefix's come first, as they come first in the list."""
+    cdef Path* items = paths.items
+    cdef Path* scratch
+    cdef Py_ssize_t ordered = paths.ordered, n = paths.n, keep
+    if ordered < n:
+        if n - ordered > 2 * BEAM_SIZE:
+            scratch = <Path*> malloc(n * sizeof(Path))
+            if scratch == NULL:
+                raise MemoryError()
+            _merge_sort(items, scratch, n)
+            free(scratch)
+        elif ordered == 0:
+            _insertion_sort(items, n)
+        else:
+            _insertion_sort(items + ordered, n - ordered)
+            keep = n if n < BEAM_SIZE else BEAM_SIZE
+            if items[ordered].key < items[ordered - 1].key:  # (else the two runs are in order)
+                # the best ``keep`` of the two runs; the prefix from a copy, the merge into place
+                if ordered > keep:
+                    ordered = keep
+                scratch = <Path*> malloc(ordered * sizeof(Path))
+                if scratch == NULL:
+                    raise MemoryError()
+                memcpy(scratch, items, ordered * sizeof(Path))
+                _merge(scratch, ordered, items + paths.ordered, n - paths.ordered, items, keep)
+                free(scratch)
+            n = keep
+    if n > BEAM_SIZE:
+        n = BEAM_SIZE
+    paths.n = n
+    paths.ordered = n
     return 0
 
 
@@ -293,9 +328,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                 if not open_chunk:
                     continue  # no chunk to close: nothing changes, the jar's sort included
             if paths.n > 1:
-                _sort(paths)
-                if paths.n > BEAM_SIZE:
-                    paths.n = BEAM_SIZE
+                _keep_best(paths)
             pending += (paths.n + 2) * n_cands + 1  # as beam._search spends
             if pending >= room:
                 cut = budget.spend(pending)
@@ -310,6 +343,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                 for k in range(paths.n):
                     if paths.items[k].last != -1 and paths.items[k].last != i:
                         paths.items[k].key += chunk
+                paths.ordered = 0
                 uniform, common_last, common_busy = True, i + nh, j + nr
                 continue
             if n_cands == 0:  # close the open chunks
@@ -321,6 +355,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                         path.last = -1
                     if path.busy > j:
                         uniform = False
+                paths.ordered = 0
                 common_last, common_busy = -1, j
                 continue
             # The candidates of this position as steps (beam._search's ``steps``).
@@ -349,8 +384,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
                 path = &paths.items[k]
                 key = path.key
                 if nxt.n >= recount:  # keep only the best BEAM_SIZE so far
-                    _sort(nxt)
-                    nxt.n = BEAM_SIZE
+                    _keep_best(nxt)
                     bar = nxt.items[BEAM_SIZE - 1].key
                     recount = BEAM_SIZE + BEAM_SIZE // 2
                 if key - most >= bar:
@@ -390,9 +424,7 @@ def search(list per_ref, list fixed, budget, long long chunk, long long cover, f
             uniform = False
         # The jar's last step: sort, keep the beam, close the open chunks, sort again and take the
         # first (the first of equal keys, as the stable sort would).
-        _sort(paths)
-        if paths.n > BEAM_SIZE:
-            paths.n = BEAM_SIZE
+        _keep_best(paths)
         best = &paths.items[0]
         if not uniform:
             for k in range(1, paths.n):

@@ -13,15 +13,18 @@ The same steps, read line by line from them; only the data differ:
 * a sentence's n-grams (up to the table's longest phrase) are a small open-addressing table of
   slices with their start positions ascending, hashed word by word (ngram_more: each word's
   CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
-  pool, hashed the same way, a filter on (byte length, first byte, last byte) rejecting most
-  without hashing;
+  pool, hashed the same way, a filter (a bit per n-gram, keyed on its length and end bytes)
+  rejecting most before the hash;
 * each phrase's paraphrases' filter keys are made once per process, when the phrase is first
   matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
   rejects most paraphrases before their entries in the cache or the mapped pool are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
-  recently used first) and a paraphrase's CRC-32, length, offset and end bytes, so a common
+  recently used first) and a paraphrase's n-gram hash, length and offset, so a common
   phrase ("of the") does not probe the mapped file again;
+* each sentence's phrases in the table (what the walk from it looks up: phrase index and word
+  count per start position) are kept by the table's views, keyed by the sentence's words (at
+  most SENTENCES_KEPT sentences): the same sentences come back rerun after rerun;
 * the work budget is spent at the same places with the same amounts (a lookup's paraphrases and
   their list before they are used, each match found after), so cuts fall where they fall in beam.
 beam._paraphrases calls ``matches`` when this module is built and up to date; it answers
@@ -62,14 +65,13 @@ cdef struct PhraseEntry:
 
 
 cdef struct TargetEntry:
-    # A paraphrase (string id + 1; 0: empty) with its words_hash, length, first and last byte: what
-    # _Sentence.find needs, without reading its offsets and bytes in the mapped pool again.
+    # A paraphrase (string id + 1; 0: empty) with its words_hash and length: what _Sentence.find
+    # needs, without reading its offsets and bytes in the mapped pool again.
     uint32_t id_plus_one
     uint32_t h
     uint32_t length
     uint32_t offset  # where its bytes start in the pool
-    unsigned char first
-    unsigned char last
+    uint32_t words  # how many words (spaces + 1)
 
 
 cdef inline uint32_t crc_more(uint32_t state, const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -105,13 +107,22 @@ cdef inline uint32_t words_hash(const unsigned char* data, Py_ssize_t n) noexcep
     return ngram_hash(ngram_more(state, ~crc))
 
 
-cdef inline uint32_t slice_filter(const unsigned char* data, Py_ssize_t n) noexcept nogil:
-    return <uint32_t> ((n * 131 + data[0] * 31 + data[n - 1] * 7) & (FILTER_BITS - 1))
+cdef inline uint32_t filter_key(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    """A slice's bit in a sentence's filter: its length and its first two and last two bytes,
+    mixed (a multiplication), so that few paraphrases pass a filter without being one of the
+    sentence's n-grams, at the cost of five reads (a table's paraphrases get their keys when
+    first needed: hashing all their bytes made a cold pass slower). A key summing the length and
+    two end bytes let three times as many through to the probe."""
+    cdef uint64_t x = (<uint64_t> n | <uint64_t> data[0] << 16 | <uint64_t> data[1 if n > 1 else 0] << 24
+                       | <uint64_t> data[n - 1] << 32 | <uint64_t> data[n - 2 if n > 1 else 0] << 40)
+    return <uint32_t> ((x * 0x9E3779B97F4A7C15ULL) >> 48) & (FILTER_BITS - 1)
 
 
 cdef class _Sentence:
     """A sentence's words as one UTF-8 buffer, and its n-grams (phrases of up to ``longest``
-    words) as a hash table of slices -> start positions, ascending (beam._ngram_positions)."""
+    words) as a hash table of slices -> start positions, ascending (beam._ngram_positions).
+    The n-grams of a length go into the table when a paraphrase of that many words is first
+    looked up (most sentences are asked for one or two lengths); the filter holds them all."""
     cdef unsigned char* text
     cdef Py_ssize_t n
     cdef Py_ssize_t* start
@@ -130,6 +141,8 @@ cdef class _Sentence:
     cdef Py_ssize_t* slots
     cdef Py_ssize_t mask
     cdef unsigned char* filter
+    cdef Py_ssize_t longest, nodes
+    cdef unsigned char* indexed  # per word count (1..longest): its n-grams are in the table
     cdef bint ok
 
     def __cinit__(self, list words, Py_ssize_t longest):
@@ -167,9 +180,7 @@ cdef class _Sentence:
         self._index(longest)
 
     cdef void _index(self, Py_ssize_t longest) except *:
-        cdef Py_ssize_t most = 0, k, e, s, w, length, slot, node = 0
-        cdef uint64_t state
-        cdef uint32_t h
+        cdef Py_ssize_t most = 0, k, s, w, slot
         cdef Py_ssize_t n_slots = 16
         for k in range(self.n):
             most += min(longest, self.n - k)
@@ -187,61 +198,79 @@ cdef class _Sentence:
         self.node_position = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.node_next = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
         self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
+        self.indexed = <unsigned char*> calloc(longest + 1, 1)
         if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
                 or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
                 or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
-                or self.word_crc == NULL):
+                or self.word_crc == NULL or self.indexed == NULL):
             raise MemoryError()
+        self.longest = longest
         for k in range(self.n):
             self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
         memset(self.filter, 0, FILTER_BITS // 8)
         for slot in range(n_slots):
             self.slots[slot] = -1
-        self.entries = 0
+        self.entries = self.nodes = 0
         for s in range(self.n):
-            state = NGRAM_START
             for w in range(s, min(s + longest, self.n)):
+                k = filter_key(self.text + self.start[s], self.end[w] - self.start[s])
+                self.filter[k >> 3] |= 1 << (k & 7)
+
+    cdef void _add_length(self, Py_ssize_t words) noexcept nogil:
+        """Put the n-grams of ``words`` words into the table (each distinct one an entry, with its
+        start positions ascending)."""
+        cdef Py_ssize_t e, s, w, length, slot, node = self.nodes
+        cdef uint64_t state
+        cdef uint32_t h
+        for s in range(self.n - words + 1):
+            state = NGRAM_START
+            for w in range(s, s + words):
                 state = ngram_more(state, self.word_crc[w])
-                h = ngram_hash(state)
-                length = self.end[w] - self.start[s]
-                slot = h & self.mask
-                while True:
-                    e = self.slots[slot]
-                    if e < 0:
-                        e = self.entries
-                        self.entries += 1
-                        self.slots[slot] = e
-                        self.e_offset[e] = self.start[s]
-                        self.e_length[e] = length
-                        self.e_words[e] = w - s + 1
-                        self.e_hash[e] = h
-                        self.e_first[e] = -1
-                        k = slice_filter(self.text + self.start[s], length)
-                        self.filter[k >> 3] |= 1 << (k & 7)
-                        break
-                    if (self.e_hash[e] == h and self.e_length[e] == length
-                            and memcmp(self.text + self.e_offset[e], self.text + self.start[s], length) == 0):
-                        break
-                    slot = (slot + 1) & self.mask
-                # its positions, ascending (starts come in order)
-                self.node_position[node] = s
-                self.node_next[node] = -1
-                if self.e_first[e] < 0:
-                    self.e_first[e] = node
-                else:
-                    self.node_next[self.e_last[e]] = node
-                self.e_last[e] = node
-                node += 1
+            w = s + words - 1
+            h = ngram_hash(state)
+            length = self.end[w] - self.start[s]
+            slot = h & self.mask
+            while True:
+                e = self.slots[slot]
+                if e < 0:
+                    e = self.entries
+                    self.entries += 1
+                    self.slots[slot] = e
+                    self.e_offset[e] = self.start[s]
+                    self.e_length[e] = length
+                    self.e_words[e] = words
+                    self.e_hash[e] = h
+                    self.e_first[e] = -1
+                    break
+                if (self.e_hash[e] == h and self.e_length[e] == length
+                        and memcmp(self.text + self.e_offset[e], self.text + self.start[s], length) == 0):
+                    break
+                slot = (slot + 1) & self.mask
+            # its positions, ascending (starts come in order)
+            self.node_position[node] = s
+            self.node_next[node] = -1
+            if self.e_first[e] < 0:
+                self.e_first[e] = node
+            else:
+                self.node_next[self.e_last[e]] = node
+            self.e_last[e] = node
+            node += 1
+        self.nodes = node
+        self.indexed[words] = 1
 
     cdef Py_ssize_t find(self, const TargetEntry* target, const unsigned char* data) noexcept nogil:
-        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash,
-        length, first and last byte), or -1."""
+        """The n-gram entry whose bytes are ``data[:target.length]`` (``target``: their words_hash
+        and length), or -1."""
         cdef Py_ssize_t k, slot, e
         cdef Py_ssize_t length = target.length
         cdef uint32_t h = target.h
-        k = <uint32_t> ((length * 131 + target.first * 31 + target.last * 7) & (FILTER_BITS - 1))
+        k = filter_key(data, length)
         if not (self.filter[k >> 3] >> (k & 7)) & 1:
             return -1
+        if target.words > self.longest:
+            return -1  # (no n-gram that long is indexed)
+        if not self.indexed[target.words]:
+            self._add_length(target.words)
         slot = h & self.mask
         while True:
             e = self.slots[slot]
@@ -256,7 +285,16 @@ cdef class _Sentence:
         free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
         free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
         free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
-        free(self.word_crc)
+        free(self.word_crc); free(self.indexed)
+
+
+cdef inline uint32_t count_spaces(const unsigned char* data, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    cdef uint32_t spaces = 0
+    for k in range(n):
+        if data[k] == 32:
+            spaces += 1
+    return spaces
 
 
 cdef inline bint memchr_space(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -280,13 +318,15 @@ cdef class _Table:
     cdef object table
     cdef PhraseEntry* phrases
     cdef TargetEntry* targets_seen
-    # per phrase index: its paraphrases' filter keys (slice_filter of their bytes), in file order,
+    # per phrase index: its paraphrases' filter keys (filter_key of their bytes), in file order,
     # made when the phrase is first matched, and how many are made: a sentence's filter rejects
     # most paraphrases, and their keys, read in a row, spare a probe into the cache or the
     # mapped pool for each
     cdef unsigned short** keys
     cdef Py_ssize_t* keys_made
     cdef Py_ssize_t n_phrases
+    # a sentence's words (a tuple) -> its _Runs: the same sentences come back rerun after rerun
+    cdef dict sentences
 
     def __cinit__(self, table):
         # (calloc: the pages are the system's zero pages until an entry is written, so a process
@@ -302,6 +342,7 @@ cdef class _Table:
         if self.keys == NULL or self.keys_made == NULL:
             raise MemoryError()
         self.table = table
+        self.sentences = {}
         self.pool = arrays["pool"]
         self.offsets = arrays["offsets"]
         self.slots = arrays["slots"]
@@ -337,7 +378,7 @@ cdef class _Table:
                 s = self.targets[self.phrase_start[p] + k]
                 offset = self.offsets[s]
                 length = self.offsets[s + 1] - offset
-                grown[k] = <unsigned short> slice_filter(&self.pool[offset], length)
+                grown[k] = <unsigned short> filter_key(&self.pool[offset], length)
             self.keys_made[p] = needed
         return self.keys[p]
 
@@ -374,16 +415,14 @@ cdef class _Table:
         return p
 
     cdef const TargetEntry* target(self, unsigned int s) noexcept nogil:
-        """Paraphrase ``s``'s words_hash, length, first and last byte, through the paraphrase cache."""
+        """Paraphrase ``s``'s words_hash, length, offset and word count, through the paraphrase cache."""
         cdef TargetEntry* entry = &self.targets_seen[s & (TARGET_CACHE - 1)]
-        cdef const unsigned char* data
         if entry.id_plus_one != s + 1:
             entry.id_plus_one = s + 1
             entry.offset = self.offsets[s]
             entry.length = self.offsets[s + 1] - entry.offset
-            data = &self.pool[entry.offset]
-            entry.h = words_hash(data, entry.length)
-            entry.first, entry.last = data[0], data[entry.length - 1]
+            entry.h = words_hash(&self.pool[entry.offset], entry.length)
+            entry.words = 1 + count_spaces(&self.pool[entry.offset], entry.length)
         return entry
 
     cdef Py_ssize_t phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h) noexcept nogil:
@@ -401,6 +440,70 @@ cdef class _Table:
                     and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
                 return p
             slot = (slot + 1) & self.mask
+
+
+DEF SENTENCES_KEPT = 20_000  # sentences whose _Runs a _Table keeps (emptied when full; ~0.5 kB each)
+
+
+cdef class _Runs:
+    """A sentence's phrases in the table, per start position: what ParaphraseTable.paths walks
+    to (shortest phrase first, stopping where the table's trie stops), before the cap of
+    beam._bounded_paths: each phrase's index and word count. The walk's lookups depend only on
+    the sentence and the table, so they are made once per sentence (_runs) and kept."""
+    cdef int* first  # per position (and one past the last): where its phrases start below
+    cdef int* words
+    cdef int* phrase
+
+    def __dealloc__(self):
+        free(self.first); free(self.words); free(self.phrase)
+
+
+cdef _Runs _runs(_Table t, _Sentence side, tuple key):
+    """``side``'s _Runs, made with the table's lookups (the phrase cache) the first time."""
+    cdef _Runs runs = t.sentences.get(key)
+    if runs is not None:
+        return runs
+    cdef Py_ssize_t pos, end, p, count = 0, most = 0
+    cdef uint32_t state, h
+    cdef bint prefix
+    cdef int* shrunk
+    for pos in range(side.n):
+        most += min(t.max_words, side.n - pos)
+    runs = _Runs()
+    runs.first = <int*> malloc((side.n + 1) * sizeof(int))
+    runs.words = <int*> malloc((most + 1) * sizeof(int))
+    runs.phrase = <int*> malloc((most + 1) * sizeof(int))
+    if runs.first == NULL or runs.words == NULL or runs.phrase == NULL:
+        raise MemoryError()
+    for pos in range(side.n):
+        runs.first[pos] = <int> count
+        for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
+            if end > pos + 1:
+                state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
+                state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
+            else:
+                state = ~side.word_crc[pos]
+            h = ~state
+            p = t.cached_phrase(side.text + side.start[pos], side.end[end - 1] - side.start[pos], h, &prefix)
+            if p >= 0:
+                runs.words[count] = <int> (end - pos)
+                runs.phrase[count] = <int> p
+                count += 1
+            if end < side.n and not prefix:
+                break  # (the jar's trie has no path on)
+    runs.first[side.n] = <int> count
+    # (kept for long: only what was found; a shrinking realloc cannot fail in practice, and if
+    # it did the larger blocks stay)
+    shrunk = <int*> realloc(runs.words, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.words = shrunk
+    shrunk = <int*> realloc(runs.phrase, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.phrase = shrunk
+    if len(t.sentences) >= SENTENCES_KEPT:
+        t.sentences.clear()
+    t.sentences[key] = runs
+    return runs
 
 
 _ONE = 1  # a Python int
@@ -461,22 +564,21 @@ def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
     whole = [True]
     exhausted = [bool(budget.exhausted)]
     cdef _Spending spending = _Spending(budget)
-    _walk(t, r_side, h_side, True, extra, spans, budget, spending, most, stage, whole, exhausted)
-    _walk(t, h_side, r_side, False, extra, spans, budget, spending, most, stage, whole, exhausted)
+    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, whole,
+          exhausted)
+    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, whole,
+          exhausted)
     if spending.pending:
         spending.flush()
     return extra, spans, whole[0]
 
 
-cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list extra, list spans, budget,
-                _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
+cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint from_ref, list extra, list spans,
+                budget, _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
-    ``side`` (ParaphraseTable.paths, bounded as beam._bounded_paths), their paraphrases looked up
-    among ``other``'s n-grams."""
-    cdef Py_ssize_t pos, end, p, run, kept, total, caps, k, r, e, node, n_side, n_other, count
-    cdef Py_ssize_t length, first_target
-    cdef uint32_t state, h
-    cdef bint prefix
+    ``side`` (ParaphraseTable.paths, its lookups in ``side_runs``, bounded as
+    beam._bounded_paths), their paraphrases looked up among ``other``'s n-grams."""
+    cdef Py_ssize_t pos, x, p, run, total, caps, k, r, e, node, n_side, n_other, count
     cdef const TargetEntry* target
     cdef unsigned int s
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
@@ -496,29 +598,19 @@ cdef void _walk(_Table t, _Sentence side, _Sentence other, bint from_ref, list e
                 continue
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
-            for end in range(pos + 1, min(pos + t.max_words, side.n) + 1):
-                if end > pos + 1:
-                    state = crc_more(state, side.text + side.end[end - 2], 1)  # the space
-                    state = crc_more(state, side.text + side.start[end - 1], side.end[end - 1] - side.start[end - 1])
-                else:
-                    state = ~side.word_crc[pos]
-                h = ~state
-                length = side.end[end - 1] - side.start[pos]
-                p = t.cached_phrase(side.text + side.start[pos], length, h, &prefix)
-                if p >= 0:
-                    run = t.phrase_start[p + 1] - t.phrase_start[p]
-                    if run > most:
-                        caps += 1
-                        run = most
-                    if run:
-                        run_words[runs] = end - pos
-                        run_first[runs] = t.phrase_start[p]
-                        run_kept[runs] = run
-                        run_phrase[runs] = p
-                        runs += 1
-                        total += run
-                if end < side.n and not prefix:
-                    break  # (the jar's trie has no path on)
+            for x in range(side_runs.first[pos], side_runs.first[pos + 1]):
+                p = side_runs.phrase[x]
+                run = t.phrase_start[p + 1] - t.phrase_start[p]
+                if run > most:
+                    caps += 1
+                    run = most
+                if run:
+                    run_words[runs] = side_runs.words[x]
+                    run_first[runs] = t.phrase_start[p]
+                    run_kept[runs] = run
+                    run_phrase[runs] = p
+                    runs += 1
+                    total += run
             for k in range(caps):
                 budget.cap()
             if caps:

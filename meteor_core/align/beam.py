@@ -47,6 +47,7 @@ BEAM_SIZE = 40
 MAX_PARAPHRASES = 10_000
 
 _EXACT, _STEM, _SYNONYM, _PARAPHRASE = (STAGES.index(s) for s in ("exact", "stem", "synonym", "paraphrase"))
+_EXACT_NAME = STAGES[_EXACT]
 # What a match adds to the coverage: int(c + 1 * weight) on each side, with the aligner's weights.
 _ONE_WORD_GAIN = {_EXACT: 2, _STEM: 0, _SYNONYM: 0}
 
@@ -535,18 +536,23 @@ def _gain_groups(cands: tuple) -> list[tuple[int, int, int]]:
 
 
 def _matches(path: tuple, per_ref: list[tuple], fixed: list, hyp, ref, config: MeteorConfig) -> tuple:
-    """The chosen and the fixed matches as Match tuples, by candidate position."""
+    """The chosen and the fixed matches as Match tuples, by candidate position (no two matches
+    share a candidate word: sorting by the first position alone sorts the tuples)."""
     chosen = [(j, cand) for j, cand in enumerate(fixed) if cand is not None]
     while path is not None:
         if path[5] is not None:
             chosen.append(path[5])
         path = path[3]
-    stem = resources.stemmer(config.stemmer, config.language) if "stem" in config.stages else None
+    stem = None
     out = []
     for j, (i, nh, nr, _, stage, _) in chosen:
-        via = hyp[i] if stage == _EXACT else _via(stage, hyp, ref, i, j, nh, nr, stem, config)
-        out.append((i, j, STAGES[stage], via, nh, nr))
-    out.sort()
+        if stage == _EXACT:
+            out.append((i, j, _EXACT_NAME, hyp[i], nh, nr))
+            continue
+        if stage == _STEM and stem is None:
+            stem = resources.stemmer(config.stemmer, config.language)
+        out.append((i, j, STAGES[stage], _via(stage, hyp, ref, i, j, nh, nr, stem, config), nh, nr))
+    out.sort(key=_FIRST)
     return tuple(out)
 
 
