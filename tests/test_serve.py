@@ -67,15 +67,24 @@ def test_the_served_app_does_not_watch_its_files(launcher):
 def test_prepare_freezes_the_libraries_and_keeps_the_users_choice():
     """prepare(): the preloaded objects frozen (Streamlit's collection after each run skips
     them), the file watcher off unless the user's environment says otherwise."""
-    script = ("import gc, os, serve; serve.prepare(); "
-              "print(gc.get_freeze_count(), os.environ['STREAMLIT_SERVER_FILE_WATCHER_TYPE'])")
+    script = ("import gc, os, serve; serve.prepare(); from meteor_core import resources; "
+              "print(gc.get_freeze_count(), os.environ['STREAMLIT_SERVER_FILE_WATCHER_TYPE'], "
+              "resources.load_synonyms('wordnet'))")
 
     def run(env_extra):
         env = {k: v for k, v in os.environ.items() if k != "STREAMLIT_SERVER_FILE_WATCHER_TYPE"} | env_extra
         out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                              check=True).stdout.split()
-        return int(out[0]), out[1]
+        return int(out[0]), out[1], float(out[2])
 
-    frozen, watcher = run({})
+    frozen, watcher, wordnet_seconds = run({})
     assert frozen > 50_000 and watcher == "none"  # pandas, scipy, Plotly...: well over 100,000 objects
+    assert wordnet_seconds == 0.0  # read by the warm-up (a fresh process takes ~0.17 s: see below)
     assert run({"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "poll"})[1] == "poll"
+
+
+def test_without_the_warm_up_wordnet_is_read_by_the_first_score():
+    """The other side of the warm-up's check: a process that did not prepare reads WordNet."""
+    script = "from meteor_core import resources; print(resources.load_synonyms('wordnet'))"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert float(out.stdout) > 0.0
