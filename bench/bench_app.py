@@ -375,7 +375,8 @@ def _read(path: Path) -> list[str]:
 def bench_first_visit(repeats: int) -> None:
     """A fresh server's first visitor opening /compare directly, with the bundled set's scores not
     yet kept on disk (the first server ever: it scores them and keeps them) and then kept (every
-    later fresh server); and, on the latter, the first tick of BLEU, chrF and TER."""
+    later fresh server); and, on the latter, the first tick of BLEU, chrF and TER; then a fresh
+    server's first visitor opening the explorer instead."""
     import os
     import tempfile
 
@@ -383,7 +384,8 @@ def bench_first_visit(repeats: int) -> None:
     from browser import browser_page, streamlit_server
 
     print(f"\nin Chromium, 1280 x 1200 ({_load()}); a fresh server's first visitor opens /compare directly")
-    rows = {"scores not on disk": [], "scores on disk": [], "BLEU/chrF/TER ticked (2 x 1,200)": []}
+    rows = {"scores not on disk": [], "scores on disk": [], "BLEU/chrF/TER ticked (2 x 1,200)": [],
+            "the explorer (/) instead": []}
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, METEOR_EXPLORER_CACHE=cache)  # an empty cache folder: nothing kept yet
@@ -399,8 +401,13 @@ def bench_first_visit(repeats: int) -> None:
                         box.check(force=True)
                         page.get_by_text("chrF:").first.wait_for(timeout=600_000)
                         rows["BLEU/chrF/TER ticked (2 x 1,200)"].append(_until_idle(page, start))
+            with streamlit_server(env=env) as (url, _), browser_page(width=1280, height=1200) as (page, _e):
+                start = time.monotonic()  # a fresh server's first visitor opening the explorer
+                page.goto(url + "/")
+                page.get_by_text(PAGES["/"]).first.wait_for(timeout=180_000)
+                rows["the explorer (/) instead"].append(_until_idle(page, start))
     for label, times in rows.items():
-        print(f"{label:<22} median {statistics.median(times):5.2f}  ({', '.join(f'{t:.2f}' for t in times)})")
+        print(f"{label:<32} median {statistics.median(times):5.2f}  ({', '.join(f'{t:.2f}' for t in times)})")
     print(f"[{_load()}]")
 
 
