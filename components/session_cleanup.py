@@ -126,6 +126,9 @@ def _empty(session_state, fragment_storage) -> None:
 
 
 def _release_memory() -> None:
+    from meteor_core.scorer import forget_texts
+
+    forget_texts()  # the scorer's memos of whole lines (visitors' texts) go with the sessions
     gc.collect()
     _malloc_trim()
 

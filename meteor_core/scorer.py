@@ -10,10 +10,11 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from . import _accel, jar_resources, parallel, resources
 from .align import ALIGN_WITH_BUDGET, Alignment, Match
+from .align.beam import forget_sentences
 from .align.search import Budget, inversions
 from .config import STAGES, MeteorConfig
 from .stats import MeteorStats, Scores, compute, stats_2005
-from .tokenize import LANGUAGE_TOKENIZERS, tokenize
+from .tokenize import LANGUAGE_TOKENIZERS, forget_normalised_lines, tokenize
 
 # A segment's alignment search is bounded by work (align.search.Budget, all stages and references
 # together), the same on every machine; a cut result says optimal=False and why (stopped_by).
@@ -490,3 +491,12 @@ def corpus_from_stats(total: MeteorStats, config: MeteorConfig, segments: list[S
         fragmentation=s.fragmentation, penalty=s.penalty, chunks=total.chunks,
         matches=total.matches, stats=total, segments=segments or [], signature=config.signature(),
     )
+
+
+def forget_texts() -> None:
+    """Empty the memos whose keys are whole lines of a user's text: -norm's normalised lines and
+    the compiled paraphrase matcher's kept sentences (each worth a rescored set's time in one
+    process). Words stay memoised: they are the language's, not a text. The app's server calls
+    this once a visitor's session has gone, as it empties sacrebleu's line memos after each use."""
+    forget_normalised_lines()
+    forget_sentences()

@@ -267,6 +267,12 @@ NORMALISED_KEPT = 100_000
 _normalised_lines: dict[tuple[str, bool], tuple[dict, dict[str, str]]] = {}
 
 
+def forget_normalised_lines() -> None:
+    """Empty the -norm line memos (their keys are a user's text): the app's server calls this once
+    a visitor's session has gone (components/session_cleanup.py)."""
+    _normalised_lines.clear()
+
+
 def _normalised(text: str, language: str, keep_punctuation: bool) -> list[str]:
     prefixes = nonbreaking_prefixes(language)  # (read once, then a cache hit; without a jar it raises)
     kept = _normalised_lines.get((language, keep_punctuation))

@@ -291,6 +291,22 @@ def test_the_c_paraphrase_matcher_keeps_sentences_by_their_words():
     assert changed[1][0] is not None and changed[0] == changed[1] and changed[1][0] != first[1][0]
 
 
+@needs_build
+def test_forgetting_texts_empties_the_c_matchers_kept_sentences():
+    """scorer.forget_texts() (the app's server, once a session has gone) lets go of the kept
+    sentences, and a pair afterwards is matched as before."""
+    from meteor_core.scorer import forget_texts
+
+    twin = _paraphrase_twin()
+    table = _small_paraphrase_table()
+    hyp, ref = ["the", "cat", "sat", "on", "mat"], ["a", "big", "cat", "sat", "on", "the", "mat"]
+    first = _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000)
+    assert twin.kept_sentences() >= 2
+    forget_texts()
+    assert twin.kept_sentences() == 0
+    assert _both_paraphrase_matchers(twin, hyp, ref, table, None, 10_000) == first
+
+
 def test_spending_summed_up_to_the_headroom_is_spending_step_by_step():
     """The C paraphrase matcher sums its steps' units while the sum stays below
     Budget.headroom(), then spends the sum in one call: the same answer at every step, the same

@@ -480,6 +480,19 @@ def test_the_lists_come_from_the_jar(tiny_jar):
                                                          "X", "."]
 
 
+def test_forgetting_texts_empties_the_normalised_lines(tiny_jar):
+    """scorer.forget_texts() (the app's server, once a session has gone) empties -norm's line memo:
+    no user's line stays as a key; the line normalises as before afterwards."""
+    from meteor_core import tokenize
+    from meteor_core.scorer import forget_texts
+    line = "Dr. X saw Mr. Y ."
+    first = tokenize.meteor_norm(line)
+    assert any(line in lines for _, lines in tokenize._normalised_lines.values())
+    forget_texts()
+    assert not any(lines for _, lines in tokenize._normalised_lines.values())
+    assert tokenize.meteor_norm(line) == first
+
+
 def test_a_normalised_line_is_remembered_per_jar_and_never_shared(tiny_jar, monkeypatch, tmp_path):
     """-norm keeps the lines it normalised: a caller gets its own list each time, and another
     jar (other prefixes) normalises the line again."""

@@ -106,3 +106,14 @@ def test_a_closed_sessions_state_and_fragments_are_emptied_and_an_open_ones_kept
     open_state, open_fragments = held["open"]
     assert open_state["comparisons"] == {"key": "a scored set"} and open_fragments.contains("fragment")
     assert list(session_cleanup._holdings) == ["open"]
+
+
+def test_releasing_memory_forgets_the_scorers_lines(monkeypatch):
+    """After closing sessions the janitor empties the scorer's memos of whole lines (visitors'
+    texts), as sacrebleu's are emptied after each use."""
+    from meteor_core import scorer
+    calls = []
+    monkeypatch.setattr(scorer, "forget_texts", lambda: calls.append("forgot"))
+    monkeypatch.setattr(session_cleanup, "_malloc_trim", lambda: None)
+    session_cleanup._release_memory()
+    assert calls == ["forgot"]

@@ -548,6 +548,18 @@ cdef _Table _views(table):
     return views
 
 
+def forget_sentences():
+    """Let go of the kept sentences (their words are a user's text): the app's server calls this
+    once a visitor's session has gone (components/session_cleanup.py)."""
+    for _, views in _tables:
+        (<_Table>views).sentences.clear()
+
+
+def kept_sentences():
+    """How many sentences the current table's views keep (for the tests)."""
+    return sum(len((<_Table>views).sentences) for _, views in _tables)
+
+
 def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
     """beam._paraphrase_matches(hyp, ref, table, budget): per reference position the paraphrase
     candidates found (a list each), the (reference position, length) of those longer than a word,

@@ -234,6 +234,12 @@ def _joined(per_ref: list[tuple], extra: list[list], budget: Budget) -> list[tup
     return joined
 
 
+def forget_sentences() -> None:
+    """Let go of the sentences the compiled paraphrase matcher keeps (the pure code keeps none)."""
+    if _C_PARAPHRASES is not None:
+        _C_PARAPHRASES.forget_sentences()
+
+
 def _paraphrase_matches(hyp, ref, table: jar_resources.ParaphraseTable,
                         budget: Budget) -> tuple[list[list], list[tuple[int, int]], bool]:
     """ParaphraseMatcher: table entries (phrase -> paraphrase) whose phrase starts at a reference
