@@ -52,7 +52,8 @@ TWINS = {
     "meteor_core.align._pairwise_tables": ("meteor_core.align.pairwise",),  # pairwise's joint tables in C loops
     "meteor_core.align._greedy_passes": ("meteor_core.align.greedy",),  # greedy's passes on word ids
     "meteor_core._porter_stem": ("meteor_core.porter",),  # porter.stem on a C buffer (ASCII words)
-    "meteor_core._pair_stats": ("meteor_core.scorer",),  # scorer's word counts, chunks and crossings in C
+    # scorer's word counts, chunks and crossings, and stats' Meteor 1.x formula, in C
+    "meteor_core._pair_stats": ("meteor_core.scorer", "meteor_core.stats"),
     # english.stem and the Snowball runtime operations it calls, on a C buffer
     "meteor_core.snowball_langs._english_stem": ("meteor_core.snowball_langs.english",
                                                  "meteor_core.snowball_langs._runtime"),

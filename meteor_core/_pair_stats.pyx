@@ -2,7 +2,8 @@
 """scorer.py's statistics on C arrays: the compiled twin of scorer._word_counts (Meteor 1.x's
 matched words per stage, content and function, and each side's function words) and of
 scorer._chunks_and_crossings (scorer.py stays the reference; tests hold both identical over the
-whole TED set and on random alignments), and scorer._packed's flat tuple of the matches' fields.
+whole TED set and on random alignments), scorer._packed's flat tuple of the matches' fields, and
+stats._compute_1x (Meteor 1.x's formula, on C doubles in the same operations and order).
 
 The same counts, read from the same match tuples (i, j, stage, via, hyp_length, ref_length); only
 the data differ: each word's function-word test is made once per sentence into a flag array, and
@@ -11,6 +12,8 @@ outside its sentences, a stage list longer than it holds, more chunks than its q
 suits), and scorer.py's own code runs.
 """
 from itertools import chain
+
+from libc.math cimport pow
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF
@@ -122,3 +125,55 @@ def packed(matches):
             PyTuple_SET_ITEM(out, k, field)
             k += 1
     return out
+
+
+def scores_1x(stats, double delta, weights, double alpha, double beta, double gamma, bint char_based):
+    """stats._compute_1x(stats, config) for a segment with matches (the six Scores fields as a
+    tuple), operation for operation on C doubles, so every bit agrees; None for what stats.py
+    must compute itself (more module weights than stages, a fragmentation of 0 under a negative
+    beta or a zero harmonic mean, where Python raises)."""
+    hc, hf, rc, rf = stats[6], stats[7], stats[8], stats[9]
+    cdef Py_ssize_t n = len(weights), s
+    cdef double weight, hyp_m = 0.0, ref_m = 0.0, hyp_l, ref_l, precision, recall, fmean
+    cdef double fragmentation, fragmentation_used, penalty, score, harmonic
+    cdef double hyp_len = stats[1], ref_len = stats[2], hyp_function = stats[4], ref_function = stats[5]
+    cdef double chunks = stats[3]
+    cdef long long hyp_total = 0, ref_total = 0, hyp_words, ref_words
+    if n > len(hc) or n > len(hf) or n > len(rc) or n > len(rf):
+        return None
+    hyp_l = delta * (<long long>stats[1] - <long long>stats[4]) + (1.0 - delta) * hyp_function
+    ref_l = delta * (<long long>stats[2] - <long long>stats[5]) + (1.0 - delta) * ref_function
+    for s in range(n):  # stats.weighted_matches' four loops, in its order
+        hyp_m += <double>hc[s] * <double>weights[s] * delta
+    for s in range(n):
+        ref_m += <double>rc[s] * <double>weights[s] * delta
+    for s in range(n):
+        hyp_m += <double>hf[s] * <double>weights[s] * (1.0 - delta)
+    for s in range(n):
+        ref_m += <double>rf[s] * <double>weights[s] * (1.0 - delta)
+    precision = hyp_m / hyp_l if hyp_l else 0.0
+    recall = ref_m / ref_l if ref_l else 0.0
+    fmean = 0.0
+    if precision and recall:
+        harmonic = (1.0 - alpha) / precision + alpha / recall
+        if harmonic == 0.0:  # (Python raises ZeroDivisionError)
+            return None
+        fmean = 1.0 / harmonic
+    for s in range(len(hc)):
+        hyp_total += <long long>hc[s] + <long long>hf[s]
+    for s in range(len(rc)):
+        ref_total += <long long>rc[s] + <long long>rf[s]
+    if char_based:
+        hyp_words, ref_words = stats[10], stats[11]
+    else:
+        hyp_words, ref_words = hyp_total, ref_total
+    fragmentation = chunks / ((hyp_words + ref_words) / 2.0) if hyp_words + ref_words else 0.0
+    if hyp_total == <long long>stats[1] and ref_total == <long long>stats[2] and <long long>stats[3] == 1:
+        fragmentation_used = 0.0  # Meteor 1.5: identical -> no penalty
+    else:
+        fragmentation_used = fragmentation
+    if fragmentation_used == 0.0 and beta < 0.0:
+        return None
+    penalty = gamma * pow(fragmentation_used, beta)
+    score = fmean * (1.0 - penalty)
+    return (precision, recall, fmean, fragmentation, penalty, score if not (0.0 > score) else 0.0)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from operator import add
 from typing import NamedTuple
 
+from . import _accel
 from .config import STAGES, MeteorConfig
 
 _ZERO = (0,) * len(STAGES)
@@ -87,6 +88,7 @@ class Scores(NamedTuple):
 _new = tuple.__new__
 _STATS_2005_TAIL = tuple(MeteorStats())[4:]  # the fields the 2005 statistics leave at their defaults
 _NO_SCORES = Scores(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_C_STATS = _accel.twin("meteor_core._pair_stats")  # _compute_1x on C doubles (the same bits)
 
 
 def stats_2005(matches: int, hyp_len: int, ref_len: int, chunks: int) -> MeteorStats:
@@ -134,6 +136,11 @@ def compute(stats: MeteorStats, config: MeteorConfig) -> Scores:
 
 def _compute_1x(stats: MeteorStats, config: MeteorConfig) -> Scores:
     """MeteorScorer.computeMetrics, operation for operation."""
+    if _C_STATS is not None:
+        found = _C_STATS.scores_1x(stats, config.delta, config.module_weights, config.alpha, config.beta,
+                                   config.gamma, config.char_based)
+        if found is not None:
+            return _new(Scores, found)
     hyp_m, hyp_l, ref_m, ref_l = weighted_matches(stats, config)
     precision = hyp_m / hyp_l if hyp_l else 0.0
     recall = ref_m / ref_l if ref_l else 0.0
