@@ -48,6 +48,7 @@ TWINS = {
     "meteor_core.align._paraphrase_match": ("meteor_core.align.beam",),  # beam._paraphrase_matches on C data
     "meteor_core.align._word_candidates": ("meteor_core.align.beam",),  # beam._word_candidates on int ids
     "meteor_core._norm_line": ("meteor_core.tokenize",),  # tokenize._spaced_line (-norm's replacements) in C
+    "meteor_core._known_chunks": ("meteor_core.tokenize",),  # punct's known chunks, a line split in place
     "meteor_core.align._small_search": ("meteor_core.align.search",),  # search._SmallSearch on C arrays
     "meteor_core.align._pairwise_tables": ("meteor_core.align.pairwise",),  # pairwise's joint tables in C loops
     "meteor_core.align._greedy_passes": ("meteor_core.align.greedy",),  # greedy's passes on word ids

@@ -37,8 +37,8 @@ def whitespace(text: str) -> list[str]:
 
 def punct(text: str) -> list[str]:
     """Split off punctuation and English clitics; keep numbers, abbreviations and hyphenated words whole."""
-    chunks = text.split()
-    if _whole_chunks.issuperset(chunks):  # already tokenised text, words seen before: one set test
+    chunks, all_known = _known_split(text)
+    if all_known:  # already tokenised text, words seen before
         return chunks
     # Remember the chunks that are one token wherever they stand: "the", ",", "n't" (an initial
     # such as "K." depends on the next word and is never remembered).
@@ -131,7 +131,19 @@ def _cluster_tokens(chunk: str) -> list[str]:
 
 
 _split_chunks = WordMemo(_split_chunk)  # chunks repeat ("world.", "it's"): split each one once
-_whole_chunks: set[str] = set()  # chunks known to be a token by themselves (see punct)
+_C_CHUNKS = _accel.twin("meteor_core._known_chunks")
+
+
+def _python_known_split(text: str) -> tuple[list[str], bool]:
+    """(text.split(), whether every chunk is known to be a token by itself): one set test."""
+    chunks = text.split()
+    return chunks, _whole_chunks.issuperset(chunks)
+
+
+# The chunks known to be a token by themselves (see punct). With the C twin, a set of its own that
+# splits a line without making objects for the chunks it knows (see _known_chunks.pyx).
+_whole_chunks: set[str] = set() if _C_CHUNKS is None else _C_CHUNKS.ChunkSet()
+_known_split = _python_known_split if _C_CHUNKS is None else _whole_chunks.split
 
 
 class NltkDataMissingError(LookupError):
