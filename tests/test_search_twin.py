@@ -752,6 +752,35 @@ def test_stem_stage_inputs_on_int_ids_are_the_python_ones_on_the_ted_set():
 
 
 @needs_stem_twin
+@settings(max_examples=2_000, deadline=None, derandomize=True)
+@given(st.lists(st.booleans(), max_size=30), st.lists(st.booleans(), max_size=30), st.randoms(use_true_random=False),
+       st.booleans())
+def test_the_positions_left_to_the_next_stage_are_the_python_ones(free_h_marks, free_r_marks, rng, as_range):
+    """Free positions (increasing, with gaps, or a whole sentence's range) and a stage's pairs
+    among them (none, some, all of one side): the same positions left, in order, as optimal's sets."""
+    from meteor_core.align import optimal
+
+    free_h = range(len(free_h_marks)) if as_range else [i for i, free in enumerate(free_h_marks) if free]
+    free_r = [j for j, free in enumerate(free_r_marks) if free]
+    n = rng.randint(0, min(len(free_h), len(free_r)))
+    pairs = list(zip(rng.sample(list(free_h), n), rng.sample(free_r, n)))
+    original = optimal._C_STEM_KEYS
+    optimal._C_STEM_KEYS = None
+    try:
+        pure = optimal._left_free(free_h, free_r, pairs)
+    finally:
+        optimal._C_STEM_KEYS = original
+    assert STEM_KEYS.left_free(free_h, free_r, pairs) == pure
+    assert pure == ([i for i in free_h if i not in {i for i, _ in pairs}], [j for j in free_r if j not in {j for _, j in pairs}])
+
+
+@needs_stem_twin
+def test_a_pair_outside_the_free_positions_is_refused():
+    with pytest.raises(ValueError, match="not among the free positions"):
+        STEM_KEYS.left_free([0, 1], [0, 1], [(2, 0)])
+
+
+@needs_stem_twin
 @needs_synonym_twin
 def test_the_int_id_memos_start_again_when_full():
     """With a memo of a few words (it empties itself when full, as resources.WordMemo does), the
