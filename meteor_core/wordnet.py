@@ -49,6 +49,9 @@ _ALL_RULES_BY_LAST = {last: tuple((p, old, new) for p, pos in enumerate(POS_LIST
                                   if old[-1] == last)
                       for last in {old[-1] for rules in _SUBSTITUTIONS.values() for old, _ in rules}}
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
+# The bytes of a data line's start that _head reads: its first six fields (a first lemma name is
+# rarely longer than 40 characters; a longer one is read from the whole line).
+_HEAD_BYTES = 96
 
 
 def data_roots() -> list[Path]:
@@ -165,6 +168,23 @@ class WordNet:
             entry = self._lines[key] = (head[2], names)
         return entry
 
+    def _head(self, key: int) -> tuple[str, str]:
+        """A synset's type and first lemma name (as _entry gives them), read from the start of its
+        data line alone: naming a synset needs no more, and the rest of the line (its other lemmas,
+        pointers and gloss: hundreds of bytes) is neither searched for its end, decoded nor split."""
+        entry = self._lines.get(key)
+        if entry is not None:
+            return entry[0], entry[1][0]
+        offset, p = divmod(key, 4)
+        # "offset lex_filenum ss_type w_cnt word lex_id ...": the sixth field starts in the window
+        # only when the first word ends in it
+        head = self._data_file(POS_LIST[p])[offset:offset + _HEAD_BYTES].split(None, 5)
+        if len(head) < 6 or not head[0].isdigit() or int(head[0]) != offset:
+            kind, names = self._entry(key)  # (a long first word, or no synset here: _entry says so)
+            return kind, names[0]
+        word = head[4].decode("utf-8")
+        return head[2].decode("ascii"), word if word[-1] != ")" else _MARKER.match(word).group(1)
+
     def _kind(self, key: int) -> str:
         """A synset's type alone, from the start of its data line ("offset lex_filenum ss_type",
         13 characters): naming an adjective satellite asks it of every synset of its first lemma."""
@@ -261,8 +281,8 @@ class WordNet:
         """NLTK's synset name: first lemma, type, and its sense number among that lemma's synsets
         of the same type (for adjective satellites, among its satellites only)."""
         offset, p = divmod(key, 4)
-        kind, names = self._entry(key)
-        first = names[0].lower()
+        kind, first = self._head(key)
+        first = first.lower()
         offsets = [k >> 2 for k in self._keys_of[first] if k & 3 == p]
         if kind == "s":
             offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
