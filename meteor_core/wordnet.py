@@ -206,38 +206,10 @@ class WordNet:
         once). Called once per word (resources memoises it), on the words of a corpus's first
         segments: the common cases are spelled out."""
         word = word.lower()
-        keys_of = self._keys_of
-        own = keys_of.get(word, ())
+        own = self._keys_of.get(word, ())
         if word in self._irregular:
             return self._irregular_keys(word, own)
-        rules = _ALL_RULES_BY_LAST.get(word[-1:])
-        if rules is None:
-            # No exception, and no rule's suffix ends in its last letter (most words): the word is its only base form.
-            return list(own)
-        # The forms the rules make that the index lists, with their keys, in POS_LIST order: one
-        # pass over the rules ending in the word's last letter, whatever their part of speech.
-        bases = []
-        for p, old, new in rules:
-            if word.endswith(old):
-                form = word[: -len(old)] + new
-                form_keys = keys_of.get(form)
-                if form_keys is not None:
-                    bases.append((p, form, form_keys))
-        if not bases:
-            return list(own)
-        # Each part of speech's own keys (the word as its base form) come before its rules' forms.
-        keys: list[int] = []
-        seen = set()  # (part of speech, form): the rules of one part of speech can make a form twice
-        n_own = 0
-        for p, form, form_keys in bases:
-            while n_own < len(own) and own[n_own] & 3 <= p:
-                keys.append(own[n_own])
-                n_own += 1
-            if (p, form) not in seen:
-                seen.add((p, form))
-                keys += [key for key in form_keys if key & 3 == p]
-        keys += own[n_own:]
-        return keys
+        return _regular_keys(self._keys_of, word, own)
 
     def _irregular_keys(self, word: str, own: tuple[int, ...]) -> list[int]:
         """synset_keys for a word some part of speech lists an exception for: in that part of speech
@@ -287,3 +259,37 @@ class WordNet:
         if kind == "s":
             offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
         return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"
+
+
+def _regular_keys(keys_of: dict[str, tuple[int, ...]], word: str, own: tuple[int, ...]) -> list[int]:
+    """WordNet.synset_keys for a word (lower-cased) no part of speech lists an exception for, its
+    own keys ``own`` looked up already. (A function of the module, not a method: wordnet.pxd gives
+    its containers C types, so the compiled build calls the dict's and the string's C functions.)"""
+    rules = _ALL_RULES_BY_LAST.get(word[-1:])
+    if rules is None:
+        # No rule's suffix ends in its last letter (most words): the word is its only base form.
+        return list(own)
+    # The forms the rules make that the index lists, with their keys, in POS_LIST order: one
+    # pass over the rules ending in the word's last letter, whatever their part of speech.
+    bases = []
+    for p, old, new in rules:
+        if word.endswith(old):
+            form = word[: -len(old)] + new
+            form_keys = keys_of.get(form)
+            if form_keys is not None:
+                bases.append((p, form, form_keys))
+    if not bases:
+        return list(own)
+    # Each part of speech's own keys (the word as its base form) come before its rules' forms.
+    keys: list[int] = []
+    seen = set()  # (part of speech, form): the rules of one part of speech can make a form twice
+    n_own = 0
+    for p, form, form_keys in bases:
+        while n_own < len(own) and own[n_own] & 3 <= p:
+            keys.append(own[n_own])
+            n_own += 1
+        if (p, form) not in seen:
+            seen.add((p, form))
+            keys += [key for key in form_keys if key & 3 == p]
+    keys += own[n_own:]
+    return keys
