@@ -50,7 +50,8 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             if budget.clock_started:  # loading once is not the segment's search time (before the clock
                 # starts, a load inside the stage is not counted anyway; asking costs µs a segment)
                 budget.extend(resources.load_synonyms(config.synonym_source))
-            pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
+            candidates = _synonym_candidates(hyp, ref, free_h, free_r, config)
+            pairs, ok = solve_stage(candidates, fixed, budget) if candidates else ([], True)  # (most often none)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
         if pairs and stage != config.stages[-1]:  # the next stage works on what is left
