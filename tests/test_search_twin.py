@@ -806,6 +806,7 @@ def test_the_positions_left_to_the_next_stage_are_the_python_ones(free_h_marks, 
 def test_a_pair_outside_the_free_positions_is_refused():
     with pytest.raises(ValueError, match="not among the free positions"):
         STEM_KEYS.left_free([0, 1], [0, 1], [(2, 0)])
+    assert STEM_KEYS.left_free([0, 1, 2], [0, 1], [[2, 0]]) == ([0, 1], [1])  # (pairs as any two-item sequence)
 
 
 @needs_stem_twin

@@ -169,7 +169,7 @@ def left_free(free_h, free_r, list pairs) -> tuple:
     try:
         memset(taken, 0, end_h + end_r)
         for pair in pairs:
-            i, j = (<tuple> pair)[0], (<tuple> pair)[1]
+            i, j = pair
             if not (0 <= i < end_h and 0 <= j < end_r):
                 raise ValueError(f"pair {pair!r} is not among the free positions")
             taken[i] = 1
