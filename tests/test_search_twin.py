@@ -831,8 +831,8 @@ def test_the_int_id_memos_start_again_when_full():
 
 
 def test_scoring_from_several_threads_gives_the_results_of_one():
-    """The twins that keep per-process memos and stamps (split_classes, the stem and synonym
-    inputs) are called from several threads at once (an app's sessions) on words seen for the first
+    """The twins that keep per-process memos and stamps (the stem and synonym inputs; split_classes
+    keeps nothing between calls) are called from several threads at once (an app's sessions) on words seen for the first
     time (whose lookups run Python code and read WordNet's files, where threads switch), the
     interpreter switching as often as it can: every result is the one scoring alone gives."""
     import gzip
