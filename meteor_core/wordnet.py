@@ -49,6 +49,9 @@ _ALL_RULES_BY_LAST = {last: tuple((p, old, new) for p, pos in enumerate(POS_LIST
                                   if old[-1] == last)
                       for last in {old[-1] for rules in _SUBSTITUTIONS.values() for old, _ in rules}}
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")  # "galore(ip)" -> "galore", as NLTK strips it
+# The bytes of a data line's start that _head reads: its first six fields (a first lemma name is
+# rarely longer than 40 characters; a longer one is read from the whole line).
+_HEAD_BYTES = 96
 
 
 def data_roots() -> list[Path]:
@@ -165,6 +168,23 @@ class WordNet:
             entry = self._lines[key] = (head[2], names)
         return entry
 
+    def _head(self, key: int) -> tuple[str, str]:
+        """A synset's type and first lemma name (as _entry gives them), read from the start of its
+        data line alone: naming a synset needs no more, and the rest of the line (its other lemmas,
+        pointers and gloss: hundreds of bytes) is neither searched for its end, decoded nor split."""
+        entry = self._lines.get(key)
+        if entry is not None:
+            return entry[0], entry[1][0]
+        offset, p = divmod(key, 4)
+        # "offset lex_filenum ss_type w_cnt word lex_id ...": the sixth field starts in the window
+        # only when the first word ends in it
+        head = self._data_file(POS_LIST[p])[offset:offset + _HEAD_BYTES].split(None, 5)
+        if len(head) < 6 or not head[0].isdigit() or int(head[0]) != offset:
+            kind, names = self._entry(key)  # (a long first word, or no synset here: _entry says so)
+            return kind, names[0]
+        word = head[4].decode("utf-8")
+        return head[2].decode("ascii"), word if word[-1] != ")" else _MARKER.match(word).group(1)
+
     def _kind(self, key: int) -> str:
         """A synset's type alone, from the start of its data line ("offset lex_filenum ss_type",
         13 characters): naming an adjective satellite asks it of every synset of its first lemma."""
@@ -186,38 +206,10 @@ class WordNet:
         once). Called once per word (resources memoises it), on the words of a corpus's first
         segments: the common cases are spelled out."""
         word = word.lower()
-        keys_of = self._keys_of
-        own = keys_of.get(word, ())
+        own = self._keys_of.get(word, ())
         if word in self._irregular:
             return self._irregular_keys(word, own)
-        rules = _ALL_RULES_BY_LAST.get(word[-1:])
-        if rules is None:
-            # No exception, and no rule's suffix ends in its last letter (most words): the word is its only base form.
-            return list(own)
-        # The forms the rules make that the index lists, with their keys, in POS_LIST order: one
-        # pass over the rules ending in the word's last letter, whatever their part of speech.
-        bases = []
-        for p, old, new in rules:
-            if word.endswith(old):
-                form = word[: -len(old)] + new
-                form_keys = keys_of.get(form)
-                if form_keys is not None:
-                    bases.append((p, form, form_keys))
-        if not bases:
-            return list(own)
-        # Each part of speech's own keys (the word as its base form) come before its rules' forms.
-        keys: list[int] = []
-        seen = set()  # (part of speech, form): the rules of one part of speech can make a form twice
-        n_own = 0
-        for p, form, form_keys in bases:
-            while n_own < len(own) and own[n_own] & 3 <= p:
-                keys.append(own[n_own])
-                n_own += 1
-            if (p, form) not in seen:
-                seen.add((p, form))
-                keys += [key for key in form_keys if key & 3 == p]
-        keys += own[n_own:]
-        return keys
+        return _regular_keys(self._keys_of, word, own)
 
     def _irregular_keys(self, word: str, own: tuple[int, ...]) -> list[int]:
         """synset_keys for a word some part of speech lists an exception for: in that part of speech
@@ -261,9 +253,43 @@ class WordNet:
         """NLTK's synset name: first lemma, type, and its sense number among that lemma's synsets
         of the same type (for adjective satellites, among its satellites only)."""
         offset, p = divmod(key, 4)
-        kind, names = self._entry(key)
-        first = names[0].lower()
+        kind, first = self._head(key)
+        first = first.lower()
         offsets = [k >> 2 for k in self._keys_of[first] if k & 3 == p]
         if kind == "s":
             offsets = [o for o in offsets if self._kind(o * 4 + p) == "s"]
         return f"{first}.{kind}.{offsets.index(offset) + 1:02d}"
+
+
+def _regular_keys(keys_of: dict[str, tuple[int, ...]], word: str, own: tuple[int, ...]) -> list[int]:
+    """WordNet.synset_keys for a word (lower-cased) no part of speech lists an exception for, its
+    own keys ``own`` looked up already. (A function of the module, not a method: wordnet.pxd gives
+    its containers C types, so the compiled build calls the dict's and the string's C functions.)"""
+    rules = _ALL_RULES_BY_LAST.get(word[-1:])
+    if rules is None:
+        # No rule's suffix ends in its last letter (most words): the word is its only base form.
+        return list(own)
+    # The forms the rules make that the index lists, with their keys, in POS_LIST order: one
+    # pass over the rules ending in the word's last letter, whatever their part of speech.
+    bases = []
+    for p, old, new in rules:
+        if word.endswith(old):
+            form = word[: -len(old)] + new
+            form_keys = keys_of.get(form)
+            if form_keys is not None:
+                bases.append((p, form, form_keys))
+    if not bases:
+        return list(own)
+    # Each part of speech's own keys (the word as its base form) come before its rules' forms.
+    keys: list[int] = []
+    seen = set()  # (part of speech, form): the rules of one part of speech can make a form twice
+    n_own = 0
+    for p, form, form_keys in bases:
+        while n_own < len(own) and own[n_own] & 3 <= p:
+            keys.append(own[n_own])
+            n_own += 1
+        if (p, form) not in seen:
+            seen.add((p, form))
+            keys += [key for key in form_keys if key & 3 == p]
+    keys += own[n_own:]
+    return keys

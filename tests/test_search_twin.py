@@ -395,6 +395,34 @@ def test_split_classes_on_int_ids_are_the_python_ones(hyp, ref, start, step, lis
     assert SPLIT.split_classes(hyp_at, hyp, ref_at, ref) == _pure_split(hyp_at, hyp, ref_at, ref)
 
 
+class _OneBucketKey:
+    """A key equal to another by its value, every one with the same hash (a long probe chain)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __hash__(self):
+        return 7
+
+    def __eq__(self, other):
+        return isinstance(other, _OneBucketKey) and other.value == self.value
+
+
+@needs_split_twin
+@settings(max_examples=1_000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from("aabbcdxyz"), max_size=14), st.lists(st.sampled_from("aabbcdxyz"), max_size=14),
+       st.booleans())
+def test_split_classes_find_equal_keys_as_a_dict_does(hyp, ref, one_bucket):
+    """Equal keys that are different objects (strings made apart) or that all share one hash: the
+    twin numbers them as the Python dicts group them."""
+    if one_bucket:
+        hyp, ref = [_OneBucketKey(k) for k in hyp], [_OneBucketKey(k) for k in ref]
+    else:
+        hyp, ref = ["".join(["w", k]) for k in hyp], ["".join(["w", k]) for k in ref]
+    at_h, at_r = list(range(len(hyp))), list(range(len(ref)))
+    assert SPLIT.split_classes(at_h, hyp, at_r, ref) == _pure_split(at_h, hyp, at_r, ref)
+
+
 def _ted_sentences() -> list[tuple[list[str], list[str]]]:
     """Every pair of the TED set (both systems), lower-cased and split into words."""
     from conftest import ted_lines
@@ -752,10 +780,41 @@ def test_stem_stage_inputs_on_int_ids_are_the_python_ones_on_the_ted_set():
 
 
 @needs_stem_twin
+@settings(max_examples=2_000, deadline=None, derandomize=True)
+@given(st.lists(st.booleans(), max_size=30), st.lists(st.booleans(), max_size=30), st.randoms(use_true_random=False),
+       st.booleans())
+def test_the_positions_left_to_the_next_stage_are_the_python_ones(free_h_marks, free_r_marks, rng, as_range):
+    """Free positions (increasing, with gaps, or a whole sentence's range) and a stage's pairs
+    among them (none, some, all of one side): the same positions left, in order, as optimal's sets."""
+    from meteor_core.align import optimal
+
+    free_h = range(len(free_h_marks)) if as_range else [i for i, free in enumerate(free_h_marks) if free]
+    free_r = [j for j, free in enumerate(free_r_marks) if free]
+    n = rng.randint(0, min(len(free_h), len(free_r)))
+    pairs = list(zip(rng.sample(list(free_h), n), rng.sample(free_r, n)))
+    original = optimal._C_STEM_KEYS
+    optimal._C_STEM_KEYS = None
+    try:
+        pure = optimal._left_free(free_h, free_r, pairs)
+    finally:
+        optimal._C_STEM_KEYS = original
+    assert STEM_KEYS.left_free(free_h, free_r, pairs) == pure
+    assert pure == ([i for i in free_h if i not in {i for i, _ in pairs}], [j for j in free_r if j not in {j for _, j in pairs}])
+
+
+@needs_stem_twin
+def test_a_pair_outside_the_free_positions_is_refused():
+    with pytest.raises(ValueError, match="not among the free positions"):
+        STEM_KEYS.left_free([0, 1], [0, 1], [(2, 0)])
+    assert STEM_KEYS.left_free([0, 1, 2], [0, 1], [[2, 0]]) == ([0, 1], [1])  # (pairs as any two-item sequence)
+
+
+@needs_stem_twin
 @needs_synonym_twin
 def test_the_int_id_memos_start_again_when_full():
     """With a memo of a few words (it empties itself when full, as resources.WordMemo does), the
-    stem stage's inputs, the synonym candidates and the word classes stay the Python ones."""
+    stem stage's inputs and the synonym candidates stay the Python ones (split_classes keeps no
+    memo: each call numbers its own keys)."""
     from meteor_core import resources
 
     config = MeteorConfig.preset("meteor2005")
@@ -769,21 +828,11 @@ def test_the_int_id_memos_start_again_when_full():
         assert STEM_KEYS.stem_keys(hyp, ref, free_h, free_r, stem, 12) == _stem_stage_inputs(hyp, ref, free_h, free_r)
         found = SYNONYMS.synonym_candidates(hyp, ref, free_h, free_r, config.synonym_source, keys, 12)
         assert list(found.items()) == _candidates_both(hyp, ref, free_h, free_r)[0][0]
-    if SPLIT is not None:
-        original, SPLIT.memo_limit = SPLIT.memo_limit, 12
-        try:
-            for _ in range(500):
-                hyp = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
-                ref = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
-                free_h, free_r = list(range(len(hyp))), list(range(len(ref)))
-                assert SPLIT.split_classes(free_h, hyp, free_r, ref) == _pure_split(free_h, hyp, free_r, ref)
-        finally:
-            SPLIT.memo_limit = original
 
 
 def test_scoring_from_several_threads_gives_the_results_of_one():
-    """The twins that keep per-process memos and stamps (split_classes, the stem and synonym
-    inputs) are called from several threads at once (an app's sessions) on words seen for the first
+    """The twins that keep per-process memos and stamps (the stem and synonym inputs; split_classes
+    keeps nothing between calls) are called from several threads at once (an app's sessions) on words seen for the first
     time (whose lookups run Python code and read WordNet's files, where threads switch), the
     interpreter switching as often as it can: every result is the one scoring alone gives."""
     import gzip

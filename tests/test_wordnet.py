@@ -72,3 +72,19 @@ def test_the_unmemoised_synonym_keys_are_the_memoised_sets_and_fill_no_memo():
     assert dict(memo) == before
     assert found == [resources.synonym_sets("wordnet")(word) for word in words]
     assert found[0] and found[1] & found[0] and not found[5] and not found[-1]
+
+
+def test_a_synsets_head_is_its_entrys_type_and_first_lemma_for_every_synset():
+    """synset_name reads only the start of a synset's data line (_head); a fresh reader (nothing
+    remembered from whole lines) gives, for every synset of every part of speech, the type and
+    first lemma name the whole line gives (adjective markers stripped, long first words included)."""
+    from meteor_core.wordnet import WordNet
+
+    reader = resources.wordnet()
+    fresh = WordNet(reader.location)
+    keys = sorted({key for keys in reader._keys_of.values() for key in keys})
+    assert len(keys) > 100_000
+    for key in keys:
+        kind, names = reader._entry(key)
+        assert fresh._head(key) == (kind, names[0]), key
+    assert fresh._lines.keys() <= {key for key in keys if len(fresh._head(key)[1]) > 40}  # (read whole: long words only)

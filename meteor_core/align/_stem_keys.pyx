@@ -10,11 +10,13 @@ C arrays stamped per call. As in the pure code, a word is stemmed only when a wo
 sentence starts with the same letter (a stemmer that keeps the first letter: see
 optimal.STEMMERS_KEEPING_INITIAL). (The memo and the stamps are shared by all calls: a lock keeps
 threads' calls apart, as a word's first stem runs Python code.)
-optimal.align_optimal calls ``stem_keys`` when this module is built and up to date.
+optimal.align_optimal calls ``stem_keys`` when this module is built and up to date, and
+optimal._left_free ``left_free`` (the positions a stage leaves to the next, marked in a C array).
 """
 import threading
 
-from libc.stdlib cimport realloc
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
 
 cdef dict _words = {}  # stem function -> {word -> its id}
 cdef dict _ids_of_initials = {}  # a first letter -> its id
@@ -148,3 +150,38 @@ cdef object _stem_keys(hyp, ref, free_h, free_r, stem, Py_ssize_t limit):
         return None
     return ([positions_h[k] for k in stem_h], [_stems[ids_h[k]] for k in stem_h],
             [positions_r[k] for k in stem_r], [_stems[ids_r[k]] for k in stem_r])
+
+
+def left_free(free_h, free_r, list pairs) -> tuple:
+    """optimal._left_free: the positions of ``free_h`` and ``free_r`` (increasing) that no pair
+    takes, in order (the same int objects)."""
+    cdef list positions_h = free_h if type(free_h) is list else list(free_h)
+    cdef list positions_r = free_r if type(free_r) is list else list(free_r)
+    cdef Py_ssize_t n_h = len(positions_h), n_r = len(positions_r), k, i, j
+    if not n_h or not n_r:
+        return positions_h, positions_r
+    cdef Py_ssize_t end_h = positions_h[n_h - 1] + 1, end_r = positions_r[n_r - 1] + 1
+    # taken[i] for hypothesis positions, taken[end_h + j] for reference ones (a few bytes a call)
+    cdef unsigned char* taken = <unsigned char*> malloc(end_h + end_r)
+    if taken == NULL:
+        raise MemoryError()
+    cdef list left_h = [], left_r = []
+    try:
+        memset(taken, 0, end_h + end_r)
+        for pair in pairs:
+            i, j = pair
+            if not (0 <= i < end_h and 0 <= j < end_r):
+                raise ValueError(f"pair {pair!r} is not among the free positions")
+            taken[i] = 1
+            taken[end_h + j] = 1
+        for k in range(n_h):
+            position = positions_h[k]
+            if not taken[<Py_ssize_t> position]:
+                left_h.append(position)
+        for k in range(n_r):
+            position = positions_r[k]
+            if not taken[end_h + <Py_ssize_t> position]:
+                left_r.append(position)
+    finally:
+        free(taken)
+    return left_h, left_r

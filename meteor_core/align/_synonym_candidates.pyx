@@ -5,9 +5,11 @@ hold the two identical: the same pairs, in the same order, one list per word).
 
 Each word's synset keys (integers already) are copied once per process into one flat C array,
 sorted, the word naming its run by an int id (a memo emptied at resources.MEMO_LIMIT words, as the
-synset memo is). A sentence's words then share a synset when their two sorted runs meet: a merge
-of a few ints, with no set built per sentence. (The memo and the stamps are shared by all calls: a
-lock keeps threads' calls apart, as a word's first lookup runs Python code.)
+synset memo is). A call puts the reference words' keys in a small open-addressing table, each key
+with the reference words that have it; a hypothesis word's partners are then found by looking up
+its few keys (no merge of its run with every reference word's, no set built per sentence). (The
+memo, the table and the stamps are shared by all calls: a lock keeps threads' calls apart, as a
+word's first lookup runs Python code.)
 optimal._synonym_candidates calls ``synonym_candidates`` when this module is built and up to date,
 and optimal._via ``shared_wordnet_keys`` to name the synset a match's two words share.
 """
@@ -26,6 +28,18 @@ cdef Py_ssize_t _id_room = 0
 cdef long long _call = 0
 cdef Py_ssize_t* _scratch = NULL  # a call's reference words with synsets: their ids, then their places
 cdef Py_ssize_t _scratch_room = 0
+# A call's reference keys: an open-addressing table (a power of two of slots: the key, and the
+# last node of its chain or -1), and the chains' nodes (a reference word's place among the listed
+# ones, the node before). _hit[m]: the last hypothesis word that found listed word m.
+cdef long long* _slot_key = NULL
+cdef Py_ssize_t* _slot_head = NULL
+cdef Py_ssize_t _slot_room = 0
+cdef Py_ssize_t* _node_word = NULL
+cdef Py_ssize_t* _node_before = NULL
+cdef Py_ssize_t _node_room = 0
+cdef long long* _hit = NULL
+cdef Py_ssize_t _hit_room = 0
+cdef long long _hit_stamp = 0
 
 
 cdef int _by_value(const void* a, const void* b) noexcept nogil:
@@ -70,17 +84,46 @@ cdef Py_ssize_t _id(dict ids, word, keys) except -1:
     return new_id
 
 
-cdef inline bint _meet(Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """Whether the sorted runs of words a and b share a key."""
-    cdef Py_ssize_t x = _start[a], x_end = _start[a + 1], y = _start[b], y_end = _start[b + 1]
-    while x < x_end and y < y_end:
-        if _keys[x] == _keys[y]:
-            return True
-        if _keys[x] < _keys[y]:
-            x += 1
-        else:
-            y += 1
-    return False
+cdef inline Py_ssize_t _slot_of(long long key, Py_ssize_t mask) noexcept nogil:
+    """The table slot holding ``key``, or the empty slot where it would go (linear probing)."""
+    cdef Py_ssize_t slot = <Py_ssize_t> ((<unsigned long long> key * 0x9E3779B97F4A7C15ULL) >> 32) & mask
+    while _slot_head[slot] != -2 and _slot_key[slot] != key:
+        slot = (slot + 1) & mask
+    return slot
+
+
+cdef Py_ssize_t _table_of_listed(Py_ssize_t* ids_r, Py_ssize_t n_listed) except -1:
+    """Every key of the listed reference words in the table, each with the listed words (their
+    places m) that have it, latest first; returns the table's mask."""
+    global _slot_key, _slot_head, _slot_room, _node_word, _node_before, _node_room
+    cdef Py_ssize_t total = 0, m, x, slot, room = 16, nodes = 0
+    for m in range(n_listed):
+        total += _start[ids_r[m] + 1] - _start[ids_r[m]]
+    while room < 2 * total:
+        room *= 2
+    if room > _slot_room:
+        _slot_key = <long long*> _grown(_slot_key, room * sizeof(long long))
+        _slot_head = <Py_ssize_t*> _grown(_slot_head, room * sizeof(Py_ssize_t))
+        _slot_room = room
+    if total > _node_room:
+        _node_room = max(total, 2 * _node_room, 256)
+        _node_word = <Py_ssize_t*> _grown(_node_word, _node_room * sizeof(Py_ssize_t))
+        _node_before = <Py_ssize_t*> _grown(_node_before, _node_room * sizeof(Py_ssize_t))
+    for slot in range(room):
+        _slot_head[slot] = -2  # empty
+    cdef long long key
+    for m in range(n_listed):
+        for x in range(_start[ids_r[m]], _start[ids_r[m] + 1]):
+            key = _keys[x]
+            slot = _slot_of(key, room - 1)
+            if _slot_head[slot] == -2:
+                _slot_key[slot], _slot_head[slot] = key, -1
+            elif _slot_head[slot] >= 0 and _node_word[_slot_head[slot]] == m:
+                continue  # (a word's run may hold a key twice)
+            _node_word[nodes], _node_before[nodes] = m, _slot_head[slot]
+            _slot_head[slot] = nodes
+            nodes += 1
+    return room - 1
 
 
 _lock = threading.Lock()
@@ -95,7 +138,7 @@ def synonym_candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t li
 
 
 cdef dict _candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t limit):
-    global _call, _keys_used, _count, _scratch, _scratch_room
+    global _call, _keys_used, _count, _scratch, _scratch_room, _hit, _hit_room, _hit_stamp
     cdef list positions_r = free_r if type(free_r) is list else list(free_r)
     cdef list positions_h = free_h if type(free_h) is list else list(free_h)
     cdef Py_ssize_t n_r = len(positions_r), n_h = len(positions_h), k, m, word_id
@@ -120,15 +163,33 @@ cdef dict _candidates(hyp, ref, free_h, free_r, str source, keys, Py_ssize_t lim
     cdef dict out = {}
     cdef list listed = []  # this call's partner lists, by slot
     _call += 1
+    cdef Py_ssize_t mask = -1, x, slot, node, low, high
+    if n_listed > _hit_room:
+        _hit_room = max(n_listed, 2 * _hit_room, 256)
+        _hit = <long long*> _grown(_hit, _hit_room * sizeof(long long))
+        for m in range(_hit_room):
+            _hit[m] = 0  # (0 is never a word's stamp)
     for k in range(n_h):
         word_id = _id(ids, hyp[positions_h[k]], keys)
         if _stamp[word_id] == _call:  # a word repeated on the hypothesis side shares its list
             js = listed[_slot[word_id]]
         else:
             js = []
-            if _start[word_id + 1] > _start[word_id]:
-                for m in range(n_listed):
-                    if _meet(word_id, ids_r[m]):
+            if n_listed and _start[word_id + 1] > _start[word_id]:
+                if mask < 0:  # (made once a hypothesis word has synsets)
+                    mask = _table_of_listed(ids_r, n_listed)
+                _hit_stamp += 1
+                low, high = n_listed, -1
+                for x in range(_start[word_id], _start[word_id + 1]):
+                    slot = _slot_of(_keys[x], mask)
+                    node = _slot_head[slot]
+                    while node >= 0:  # -2: no listed word has the key
+                        m = _node_word[node]
+                        _hit[m] = _hit_stamp
+                        low, high = min(low, m), max(high, m)
+                        node = _node_before[node]
+                for m in range(low, high + 1):  # in the order of the reference positions
+                    if _hit[m] == _hit_stamp:
                         js.append(positions_r[places_r[m]])
             _stamp[word_id], _slot[word_id] = _call, len(listed)
             listed.append(js)

@@ -50,17 +50,24 @@ def align_optimal(hyp, ref, config: MeteorConfig, budget: Budget) -> Alignment:
             if budget.clock_started:  # loading once is not the segment's search time (before the clock
                 # starts, a load inside the stage is not counted anyway; asking costs µs a segment)
                 budget.extend(resources.load_synonyms(config.synonym_source))
-            pairs, ok = solve_stage(_synonym_candidates(hyp, ref, free_h, free_r, config), fixed, budget)
+            candidates = _synonym_candidates(hyp, ref, free_h, free_r, config)
+            pairs, ok = solve_stage(candidates, fixed, budget) if candidates else ([], True)  # (most often none)
             matches += [(i, j, stage, _via(stage, hyp[i], ref[j], stem, config), 1, 1) for i, j in pairs]
         proven = proven and ok
         if pairs and stage != config.stages[-1]:  # the next stage works on what is left
             fixed += pairs
-            # (set tests in comprehensions: compiled, each is a C call, not a call of __contains__)
-            taken_h, taken_r = set(map(_first, pairs)), set(map(_second, pairs))
-            free_h = [i for i in free_h if i not in taken_h]
-            free_r = [j for j in free_r if j not in taken_r]
+            free_h, free_r = _left_free(free_h, free_r, pairs)
     matches.sort()  # by hypothesis position (each position is matched once)
     return _new(Alignment, (tuple(matches), proven))
+
+
+def _left_free(free_h, free_r, pairs) -> tuple[list[int], list[int]]:
+    """The positions of ``free_h`` and ``free_r`` (increasing) that no pair takes, in order."""
+    if _C_STEM_KEYS is not None:  # the same lists, with marks in a C array instead of two sets
+        return _C_STEM_KEYS.left_free(free_h, free_r, pairs)
+    # (set tests in comprehensions: compiled, each is a C call, not a call of __contains__)
+    taken_h, taken_r = set(map(_first, pairs)), set(map(_second, pairs))
+    return [i for i in free_h if i not in taken_h], [j for j in free_r if j not in taken_r]
 
 
 _first, _second = itemgetter(0), itemgetter(1)

@@ -411,16 +411,15 @@ def solve_classes(forced: list[Pair], open_classes: list[tuple], fixed: list[Pai
 
 def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) -> tuple[list[Pair], bool]:
     """Best new pairs for one stage with any candidate graph, and whether proven optimal."""
+    pairs = _one_candidate_each(cands)  # the usual shape, checked before any list is sorted
+    if pairs is not None:
+        return pairs, True
     # id of a list -> it sorted: tokens of one word share one list (all alive in ``cands`` meanwhile)
     ordered: dict[int, list[int]] = {}
     cands = {i: ordered.get(id(js)) or ordered.setdefault(id(js), sorted(js)) for i, js in cands.items() if js}
-    if not cands:
-        return [], True
-    if all(len(js) == 1 for js in cands.values()):
-        # The usual shape: every word has one candidate. Distinct ones need no choice at all.
-        pairs = [(i, js[0]) for i, js in cands.items()]
-        if len({j for _, j in pairs}) == len(pairs):
-            return pairs, True
+    pairs = _one_candidate_each(cands)  # (again, with the tokens that had no candidate left out)
+    if pairs is not None:
+        return pairs, True
     forced: list[Pair] = []
     parts: list[Part] = []
     for hyps, refs in _components(cands):
@@ -435,6 +434,16 @@ def solve_stage(cands: dict[int, list[int]], fixed: list[Pair], budget: Budget) 
         return forced, True
     chosen, proven = _solve_parts(parts, fixed + forced, budget)
     return forced + chosen, proven
+
+
+def _one_candidate_each(cands: dict[int, list[int]]) -> list[Pair] | None:
+    """The pairs when every token has one candidate and no two share it (none at all included):
+    nothing to choose. None otherwise."""
+    for js in cands.values():
+        if len(js) != 1:
+            return None
+    pairs = [(i, js[0]) for i, js in cands.items()]
+    return pairs if len({j for _, j in pairs}) == len(pairs) else None
 
 
 def _components(cands: dict[int, list[int]]) -> list[tuple[list[int], list[int]]]:
