@@ -433,6 +433,7 @@ def _offsets_agree(syn, words):
         offsets = syn.offsets(word)
         assert len(offsets) == len(set(offsets)), word  # each key once: the twin counts words per key
         assert set(map(int, offsets)) == syn.synsets(word), word
+        assert set(" ".join(syn.offset_lines(word)).split()) == set(offsets), word  # (what the twin parses)
 
 
 def test_the_jars_offsets_are_its_synsets_each_once(tiny_jar):
@@ -440,6 +441,7 @@ def test_the_jars_offsets_are_its_synsets_each_once(tiny_jar):
     from meteor_core import jar_resources
     syn = jar_resources.synonyms()
     assert syn.offsets("dogs") == ["2084071", "10114209"] and syn.offsets("ran") == ["1926311"]
+    assert syn.offset_lines("dogs") == (syn._raw["dog"],)  # (no line of its own: its base's)
     _offsets_agree(syn, ["dog", "dogs", "hound", "hounds", "ran", "run", "larger", "bigger", "glass", "", "x"])
 
 
