@@ -12,7 +12,10 @@ took ~10 s to parse and ~0.5 GB as Python dicts. Here a table becomes flat array
 * each phrase's paraphrases as a run of string ids, in file order;
 * a bit array marking (by CRC-32) the word sequences that begin a longer phrase, so that a lookup
   stops extending a phrase where the jar's ParaphraseTransducer, a trie, stops (a false mark only
-  costs one more lookup: the paraphrases found are the same).
+  costs one more lookup: the paraphrases found are the same);
+* beside each paraphrase of the runs, its 16-bit filter key (``_target_keys``): what the compiled
+  matcher tests against a sentence's n-grams before it reads the paraphrase's bytes, read in a
+  row rather than computed from bytes scattered over the pool.
 
 A large table (``CACHED_MIN_BYTES`` or more: the jar's) is parsed once and written to the cache
 folder in that form; later processes map the file (``mmap``) and are ready in milliseconds, and
@@ -46,12 +49,12 @@ MAX_PAIRS = 20_000_000  # the jar's English table has 5.3 M
 # never does), and the KEPT_PARSED most recently used copies are kept.
 CACHED_MIN_BYTES = 32 * 2**20
 KEPT_PARSED = 4
-_MAGIC = b"METEOR-PARAPHRASES-2\n"  # (a copy in an earlier format is parsed again)
+_MAGIC = b"METEOR-PARAPHRASES-3\n"  # (part of a copy's name: one in another format is never read)
 # The jar reads a phrase's words with java.util.StringTokenizer: separated by space, tab, newline,
 # carriage return or form feed only.
 _JAVA_TOKENS = re.compile(rb"[^ \t\n\r\f]+").findall
 _ARRAYS = (("offsets", "I"), ("slots", "i"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
-           ("prefix_bits", "B"))
+           ("prefix_bits", "B"), ("target_keys", "H"))
 
 
 class TableError(ValueError):
@@ -71,6 +74,7 @@ class ParaphraseTable:
         self._phrase_string, self._phrase_start, self._targets = (
             arrays["phrase_string"], arrays["phrase_start"], arrays["targets"])
         self._prefix_bits = arrays["prefix_bits"]
+        self._target_keys = arrays["target_keys"]
         self._prefix_mask = len(self._prefix_bits) * 8 - 1
         self._mask = len(self._slots) - 1
         self.max_words = max_words
@@ -270,8 +274,33 @@ def _build(order: list[bytes], phrases: dict[int, array], pairs: int, max_words:
     prefix_bits = _prefix_bits(order[k] for k in phrases)
     del order[:]  # (the caller's list: the pool holds the text now)
     arrays = {"offsets": offsets, "slots": slots, "phrase_string": phrase_string, "phrase_start": phrase_start,
-              "targets": targets, "prefix_bits": prefix_bits}
+              "targets": targets, "prefix_bits": prefix_bits, "target_keys": _target_keys(pool, offsets, targets)}
     return ParaphraseTable(pool, arrays, max_words, pairs, name)
+
+
+def _target_keys(pool: bytes, offsets: array, targets: array) -> array:
+    """Each paraphrase's filter key, in the order of ``targets``: its byte length and its first
+    two and last two bytes, mixed by one multiplication into 16 bits (the compiled matcher's
+    filter_key, align/_paraphrase_match.pyx, which a test holds equal)."""
+    import numpy as np
+
+    out = array("H")
+    if not targets:
+        return out
+    data = np.frombuffer(pool, dtype=np.uint8) if pool else np.zeros(1, dtype=np.uint8)
+    ids = np.frombuffer(targets, dtype=np.uint32)
+    ends = np.frombuffer(offsets, dtype=np.uint32).astype(np.int64)
+    start, end = ends[ids], ends[ids + 1]
+    length = end - start
+    last = len(data) - 1  # (indices kept inside the pool for an empty string, which has no key to find)
+    longer = length > 1
+    byte = [data[np.clip(at, 0, last)].astype(np.uint64) for at in
+            (start, np.where(longer, start + 1, start), end - 1, np.where(longer, end - 2, start))]
+    x = (length.astype(np.uint64) | byte[0] << np.uint64(16) | byte[1] << np.uint64(24) | byte[2] << np.uint64(32)
+         | byte[3] << np.uint64(40))
+    keys = (x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)  # (uint64 products wrap, as in C)
+    out.frombytes(keys.astype(np.uint16).tobytes())
+    return out
 
 
 def _prefix_bits(phrases) -> bytearray:
@@ -353,7 +382,8 @@ def _copy_path(path: str) -> Path | None:
         return None
     if not os.path.isfile(path) or stat.st_size < CACHED_MIN_BYTES:
         return None
-    tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()
+                       + _MAGIC).hexdigest()[:16]
     return cache_dir() / f"paraphrases-{tag}.table"
 
 

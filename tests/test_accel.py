@@ -253,6 +253,31 @@ def _both_paraphrase_matchers(twin, hyp, ref, table, limit, most):
 
 
 @needs_build
+def test_a_table_s_target_keys_are_the_c_matcher_s_filter_keys():
+    """The filter key of each paraphrase, made by the parser (numpy) and read by the C matcher in
+    place of its own: the same as the matcher's filter_key of the paraphrase's bytes, on a small
+    table (one-byte, two-byte and non-ASCII paraphrases) and on every paraphrase of the jar's
+    (when it is here)."""
+    from meteor_core import jar_resources, paraphrase
+
+    twin = _paraphrase_twin()
+    tables = [_small_paraphrase_table()]
+    odd = ["a", "ab", "é", "über alles", "x y", "the big one", "a" * 300]
+    tables.append(paraphrase._build([w.encode() for w in odd], {0: paraphrase.array("I", range(len(odd)))},
+                                    len(odd), 3, "odd"))
+    if jar_resources.paraphrase_available():
+        tables.append(jar_resources.jar_paraphrase_table("en"))
+    for table in tables:
+        arrays = table.arrays()
+        pool, offsets, targets, keys = arrays["pool"], arrays["offsets"], arrays["targets"], arrays["target_keys"]
+        assert len(keys) == len(targets) > 0
+        step = max(1, len(targets) // 200_000)  # (the jar's 5.3 M: every 26th)
+        for k in range(0, len(targets), step):
+            s = targets[k]
+            assert keys[k] == twin.filter_key_of(bytes(pool[offsets[s]:offsets[s + 1]])), (table.name, k)
+
+
+@needs_build
 def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
     """beam._paraphrase_matches against its C twin (_paraphrase_match.pyx) on thousands of random
     sentence pairs over a small table's words (phrases overlapping, repeated, several words long,

@@ -15,9 +15,10 @@ The same steps, read line by line from them; only the data differ:
   CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
   pool, hashed the same way, a filter (a bit per n-gram, keyed on its length and end bytes)
   rejecting most before the hash;
-* each phrase's paraphrases' filter keys are made once per process, when the phrase is first
-  matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
-  rejects most paraphrases before their entries in the cache or the mapped pool are read;
+* each paraphrase's filter key (filter_key of its bytes) is in the table's arrays, beside the
+  runs of paraphrases (ParaphraseTable's target_keys, made when the table is parsed), read in a
+  row: the filter rejects most paraphrases before their entries in the cache or the mapped pool
+  are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
   recently used first) and a paraphrase's n-gram hash, length and offset, so a common
@@ -314,17 +315,11 @@ cdef class _Table:
     cdef const unsigned int[::1] phrase_start
     cdef const unsigned int[::1] targets
     cdef const unsigned char[::1] prefix_bits
+    cdef const unsigned short[::1] target_keys  # filter_key of each paraphrase, beside ``targets``
     cdef Py_ssize_t mask, prefix_mask, max_words
     cdef object table
     cdef PhraseEntry* phrases
     cdef TargetEntry* targets_seen
-    # per phrase index: its paraphrases' filter keys (filter_key of their bytes), in file order,
-    # made when the phrase is first matched, and how many are made: a sentence's filter rejects
-    # most paraphrases, and their keys, read in a row, spare a probe into the cache or the
-    # mapped pool for each
-    cdef unsigned short** keys
-    cdef Py_ssize_t* keys_made
-    cdef Py_ssize_t n_phrases
     # a sentence's words (a tuple) -> its _Runs: the same sentences come back rerun after rerun
     cdef dict sentences
 
@@ -336,11 +331,6 @@ cdef class _Table:
         if self.phrases == NULL or self.targets_seen == NULL:
             raise MemoryError()
         arrays = table.arrays()
-        self.n_phrases = len(arrays["phrase_start"]) - 1
-        self.keys = <unsigned short**> calloc(self.n_phrases + 1, sizeof(unsigned short*))
-        self.keys_made = <Py_ssize_t*> calloc(self.n_phrases + 1, sizeof(Py_ssize_t))
-        if self.keys == NULL or self.keys_made == NULL:
-            raise MemoryError()
         self.table = table
         self.sentences = {}
         self.pool = arrays["pool"]
@@ -350,37 +340,14 @@ cdef class _Table:
         self.phrase_start = arrays["phrase_start"]
         self.targets = arrays["targets"]
         self.prefix_bits = arrays["prefix_bits"]
+        self.target_keys = arrays["target_keys"]
         self.mask = self.slots.shape[0] - 1
         self.prefix_mask = self.prefix_bits.shape[0] * 8 - 1
         self.max_words = table.max_words
 
     def __dealloc__(self):
-        cdef Py_ssize_t p
         free(self.phrases)
         free(self.targets_seen)
-        if self.keys != NULL:
-            for p in range(self.n_phrases):
-                free(self.keys[p])
-        free(self.keys)
-        free(self.keys_made)
-
-    cdef const unsigned short* filter_keys(self, Py_ssize_t p, Py_ssize_t needed) except NULL:
-        """The filter keys of phrase ``p``'s first ``needed`` paraphrases (made once)."""
-        cdef unsigned short* grown
-        cdef Py_ssize_t k, made = self.keys_made[p]
-        cdef unsigned int s, offset, length
-        if made < needed:
-            grown = <unsigned short*> realloc(self.keys[p], needed * sizeof(unsigned short))
-            if grown == NULL:
-                raise MemoryError()
-            self.keys[p] = grown
-            for k in range(made, needed):
-                s = self.targets[self.phrase_start[p] + k]
-                offset = self.offsets[s]
-                length = self.offsets[s + 1] - offset
-                grown[k] = <unsigned short> filter_key(&self.pool[offset], length)
-            self.keys_made[p] = needed
-        return self.keys[p]
 
     cdef Py_ssize_t cached_phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h,
                                   bint* prefix) noexcept nogil:
@@ -548,6 +515,11 @@ cdef _Table _views(table):
     return views
 
 
+def filter_key_of(bytes data):
+    """filter_key of ``data`` (for the tests: ParaphraseTable's target_keys must be these)."""
+    return filter_key(<const unsigned char*> data, len(data)) if data else None
+
+
 def forget_sentences():
     """Let go of the kept sentences (their words are a user's text): the app's server calls this
     once a visitor's session has gone (components/session_cleanup.py)."""
@@ -596,12 +568,11 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_first = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_kept = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* run_phrase = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t runs
     cdef const unsigned short* keys
     cdef unsigned short key
-    if run_words == NULL or run_first == NULL or run_kept == NULL or run_phrase == NULL:
-        free(run_words); free(run_first); free(run_kept); free(run_phrase)
+    if run_words == NULL or run_first == NULL or run_kept == NULL:
+        free(run_words); free(run_first); free(run_kept)
         raise MemoryError()
     try:
         for pos in range(side.n):
@@ -620,7 +591,6 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
                     run_words[runs] = side_runs.words[x]
                     run_first[runs] = t.phrase_start[p]
                     run_kept[runs] = run
-                    run_phrase[runs] = p
                     runs += 1
                     total += run
             for k in range(caps):
@@ -633,7 +603,7 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
                 continue
             for r in range(runs):
                 n_side = run_words[r]
-                keys = t.filter_keys(run_phrase[r], run_kept[r])
+                keys = &t.target_keys[run_first[r]]
                 for k in range(run_kept[r]):
                     key = keys[k]
                     if not (other.filter[key >> 3] >> (key & 7)) & 1:
@@ -656,7 +626,7 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
                     else:
                         _found_from_hyp(extra, spans, pos, n_side, n_other, other, e, stage)
     finally:
-        free(run_words); free(run_first); free(run_kept); free(run_phrase)
+        free(run_words); free(run_first); free(run_kept)
 
 
 cdef void _found_from_ref(list here, list spans, Py_ssize_t j, Py_ssize_t n_r, Py_ssize_t n_h, _Sentence hyp,
