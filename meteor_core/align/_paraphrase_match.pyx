@@ -144,6 +144,7 @@ cdef class _Sentence:
     cdef unsigned char* filter
     cdef Py_ssize_t longest, nodes
     cdef unsigned char* indexed  # per word count (1..longest): its n-grams are in the table
+    cdef char* block  # (where the arrays from slots to indexed live)
     cdef bint ok
 
     def __cinit__(self, list words, Py_ssize_t longest):
@@ -188,23 +189,25 @@ cdef class _Sentence:
         while n_slots < 2 * most:
             n_slots *= 2
         self.mask = n_slots - 1
-        self.slots = <Py_ssize_t*> malloc(n_slots * sizeof(Py_ssize_t))
-        self.word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
-        self.e_offset = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_length = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_words = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_first = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_last = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_hash = <uint32_t*> malloc((most + 1) * sizeof(uint32_t))
-        self.node_position = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.node_next = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
-        self.indexed = <unsigned char*> calloc(longest + 1, 1)
-        if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
-                or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
-                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
-                or self.word_crc == NULL or self.indexed == NULL):
+        # every array in one block (one malloc a sentence, not twelve): the Py_ssize_t arrays
+        # first, then the 4-byte ones, then the bytes
+        self.block = <char*> malloc((n_slots + 7 * (most + 1)) * sizeof(Py_ssize_t)
+                                    + (self.n + 1 + most + 1) * sizeof(uint32_t) + FILTER_BITS // 8 + longest + 1)
+        if self.block == NULL:
             raise MemoryError()
+        self.slots = <Py_ssize_t*> self.block
+        self.e_offset = self.slots + n_slots
+        self.e_length = self.e_offset + (most + 1)
+        self.e_words = self.e_length + (most + 1)
+        self.e_first = self.e_words + (most + 1)
+        self.e_last = self.e_first + (most + 1)
+        self.node_position = self.e_last + (most + 1)
+        self.node_next = self.node_position + (most + 1)
+        self.word_crc = <uint32_t*> (self.node_next + (most + 1))
+        self.e_hash = self.word_crc + (self.n + 1)
+        self.filter = <unsigned char*> (self.e_hash + (most + 1))
+        self.indexed = self.filter + FILTER_BITS // 8
+        memset(self.indexed, 0, longest + 1)
         self.longest = longest
         for k in range(self.n):
             self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
@@ -283,10 +286,7 @@ cdef class _Sentence:
             slot = (slot + 1) & self.mask
 
     def __dealloc__(self):
-        free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
-        free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
-        free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
-        free(self.word_crc); free(self.indexed)
+        free(self.text); free(self.start); free(self.end); free(self.block)
 
 
 cdef inline uint32_t count_spaces(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -415,14 +415,17 @@ DEF SENTENCES_KEPT = 20_000  # sentences whose _Runs a _Table keeps (emptied whe
 cdef class _Runs:
     """A sentence's phrases in the table, per start position: what ParaphraseTable.paths walks
     to (shortest phrase first, stopping where the table's trie stops), before the cap of
-    beam._bounded_paths: each phrase's index and word count. The walk's lookups depend only on
-    the sentence and the table, so they are made once per sentence (_runs) and kept."""
+    beam._bounded_paths: each phrase's word count and its run of paraphrases (where it starts in
+    the table's targets, how long it is: read here, the walk reads no phrase_start). The walk's
+    lookups depend only on the sentence and the table, so they are made once per sentence
+    (_runs) and kept."""
     cdef int* first  # per position (and one past the last): where its phrases start below
     cdef int* words
-    cdef int* phrase
+    cdef int* run_start
+    cdef int* run_length
 
     def __dealloc__(self):
-        free(self.first); free(self.words); free(self.phrase)
+        free(self.first); free(self.words); free(self.run_start); free(self.run_length)
 
 
 cdef _Runs _runs(_Table t, _Sentence side, tuple key):
@@ -439,8 +442,9 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
     runs = _Runs()
     runs.first = <int*> malloc((side.n + 1) * sizeof(int))
     runs.words = <int*> malloc((most + 1) * sizeof(int))
-    runs.phrase = <int*> malloc((most + 1) * sizeof(int))
-    if runs.first == NULL or runs.words == NULL or runs.phrase == NULL:
+    runs.run_start = <int*> malloc((most + 1) * sizeof(int))
+    runs.run_length = <int*> malloc((most + 1) * sizeof(int))
+    if runs.first == NULL or runs.words == NULL or runs.run_start == NULL or runs.run_length == NULL:
         raise MemoryError()
     for pos in range(side.n):
         runs.first[pos] = <int> count
@@ -454,7 +458,8 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
             p = t.cached_phrase(side.text + side.start[pos], side.end[end - 1] - side.start[pos], h, &prefix)
             if p >= 0:
                 runs.words[count] = <int> (end - pos)
-                runs.phrase[count] = <int> p
+                runs.run_start[count] = <int> t.phrase_start[p]
+                runs.run_length[count] = <int> (t.phrase_start[p + 1] - t.phrase_start[p])
                 count += 1
             if end < side.n and not prefix:
                 break  # (the jar's trie has no path on)
@@ -464,9 +469,12 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
     shrunk = <int*> realloc(runs.words, (count + 1) * sizeof(int))
     if shrunk != NULL:
         runs.words = shrunk
-    shrunk = <int*> realloc(runs.phrase, (count + 1) * sizeof(int))
+    shrunk = <int*> realloc(runs.run_start, (count + 1) * sizeof(int))
     if shrunk != NULL:
-        runs.phrase = shrunk
+        runs.run_start = shrunk
+    shrunk = <int*> realloc(runs.run_length, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.run_length = shrunk
     if len(t.sentences) >= SENTENCES_KEPT:
         t.sentences.clear()
     t.sentences[key] = runs
@@ -562,7 +570,7 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
     ``side`` (ParaphraseTable.paths, its lookups in ``side_runs``, bounded as
     beam._bounded_paths), their paraphrases looked up among ``other``'s n-grams."""
-    cdef Py_ssize_t pos, x, p, run, total, caps, k, r, e, node, n_side, n_other, count
+    cdef Py_ssize_t pos, x, run, total, caps, k, r, e, node, n_side, n_other, count
     cdef const TargetEntry* target
     cdef unsigned int s
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
@@ -582,14 +590,13 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
             for x in range(side_runs.first[pos], side_runs.first[pos + 1]):
-                p = side_runs.phrase[x]
-                run = t.phrase_start[p + 1] - t.phrase_start[p]
+                run = side_runs.run_length[x]
                 if run > most:
                     caps += 1
                     run = most
                 if run:
                     run_words[runs] = side_runs.words[x]
-                    run_first[runs] = t.phrase_start[p]
+                    run_first[runs] = side_runs.run_start[x]
                     run_kept[runs] = run
                     runs += 1
                     total += run
