@@ -24,7 +24,8 @@ reference word, shared by the positions that hold it, as beam.py makes them.
 (spending the same work), then counts how many candidates cover each word, on both sides, in C
 arrays (each shared tuple once, times the positions holding it, as beam._fixed_matches counts).
 """
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
@@ -306,7 +307,9 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
     cdef int* times = NULL
     cdef int* hyp_cover = NULL
     cdef Py_ssize_t positions_len = 0, positions_capacity = 0
-    cdef list per_word = [], per_ref, fixed, found
+    cdef Py_ssize_t after_exact, after_stem
+    cdef list per_word = [], per_ref, fixed
+    cdef tuple found
     if len(vocab.ids) + n + m > <Py_ssize_t> word_limit:
         vocab.restart()
     h = <int*> malloc((n + 1) * sizeof(int))
@@ -345,23 +348,22 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
                 continue
             vocab.in_ref[r] = vocab.stamp
             vocab.ref_slot[r] = <int> n_distinct
-            found = []
             start = positions_len
             if positions_capacity < positions_len + 3 * n:  # room for every module's positions
                 _grow(<void**> &positions, &positions_capacity, positions_len + 3 * n, sizeof(int))
             if use_exact and vocab.in_hyp[r] == vocab.stamp:
                 for i in range(n):
                     if h[i] == r:
-                        found.append(exact[i])
                         positions[positions_len] = <int> i
                         positions_len += 1
+            after_exact = positions_len
             if use_stem:
                 s = vocab.stem_of[r]
                 for i in range(n):
                     if h[i] != r and vocab.stem_of[h[i]] == s:
-                        found.append(stemmed[i])
                         positions[positions_len] = <int> i
                         positions_len += 1
+            after_stem = positions_len
             if use_synonym and vocab.syn_count[r]:
                 # beam's test: a synset that another hypothesis word has (r itself, if it is in
                 # the hypothesis, accounts for one hypothesis word of each of its synsets)
@@ -382,7 +384,6 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
                             continue
                         for k in range(vocab.syn_start[w], vocab.syn_start[w] + vocab.syn_count[w]):
                             if vocab.mine[vocab.pool[k]] == vocab.ref_stamp:
-                                found.append(synonym[i])
                                 positions[positions_len] = <int> i
                                 positions_len += 1
                                 break
@@ -390,8 +391,15 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
             many[n_distinct] = <int> (positions_len - start)
             times[n_distinct] = 1
             n_distinct += 1
-            per_word.append(tuple(found))
-            per_ref[j] = per_word[n_distinct - 1]
+            # its candidates: the shared one-word tuples at its positions, module by module
+            # (a tuple made at its size: no list grown and copied)
+            found = PyTuple_New(positions_len - start)
+            for k in range(start, positions_len):
+                single = (exact if k < after_exact else stemmed if k < after_stem else synonym)[positions[k]]
+                Py_INCREF(single)
+                PyTuple_SET_ITEM(found, k - start, single)
+            per_word.append(found)
+            per_ref[j] = found
         if not with_fixed:
             return per_ref, None
         # One-word matches: a reference position's coverage is its number of candidates; a hyp
