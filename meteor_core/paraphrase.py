@@ -8,7 +8,10 @@ The jar's English table (data/paraphrase-en.gz, 61 MB; 272 MB and 5.3 M pairs on
 took ~10 s to parse and ~0.5 GB as Python dicts. Here a table becomes flat arrays instead:
 
 * every distinct string once, UTF-8, in one byte pool with an offset array;
-* the phrases in an open-addressing hash table (CRC-32 of the phrase's bytes, linear probing);
+* the phrases in an open-addressing hash table (CRC-32 of the phrase's bytes, linear probing),
+  each slot holding the phrase's CRC-32 beside its index, so that a probe passes over another
+  phrase's slot without reading that phrase's bytes (a lookup of a word sequence that is no
+  phrase, most of them, read three scattered places of the file per occupied slot it met);
 * each phrase's paraphrases as a run of string ids, in file order;
 * a bit array marking (by CRC-32) the word sequences that begin a longer phrase, so that a lookup
   stops extending a phrase where the jar's ParaphraseTransducer, a trie, stops (a false mark only
@@ -49,11 +52,11 @@ MAX_PAIRS = 20_000_000  # the jar's English table has 5.3 M
 # never does), and the KEPT_PARSED most recently used copies are kept.
 CACHED_MIN_BYTES = 32 * 2**20
 KEPT_PARSED = 4
-_MAGIC = b"METEOR-PARAPHRASES-3\n"  # (part of a copy's name: one in another format is never read)
+_MAGIC = b"METEOR-PARAPHRASES-4\n"  # (part of a copy's name: one in another format is never read)
 # The jar reads a phrase's words with java.util.StringTokenizer: separated by space, tab, newline,
 # carriage return or form feed only.
 _JAVA_TOKENS = re.compile(rb"[^ \t\n\r\f]+").findall
-_ARRAYS = (("offsets", "I"), ("slots", "i"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
+_ARRAYS = (("offsets", "I"), ("slots", "Q"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
            ("prefix_bits", "B"), ("target_keys", "H"))
 
 
@@ -98,15 +101,18 @@ class ParaphraseTable:
 
     def _phrase_index(self, phrase: str) -> int:
         data = phrase.encode("utf-8")
-        slot = zlib.crc32(data) & self._mask
+        h = zlib.crc32(data)
+        slot = h & self._mask
         slots, offsets, pool, phrase_string = self._slots, self._offsets, self._pool, self._phrase_string
         while True:
-            p = slots[slot]
-            if p < 0:
+            entry = slots[slot]  # (0: empty; else the phrase's CRC-32 << 32 | its index + 1)
+            if not entry:
                 return -1
-            s = phrase_string[p]
-            if pool[offsets[s]:offsets[s + 1]] == data:
-                return p
+            if entry >> 32 == h:
+                p = (entry & 0xFFFFFFFF) - 1
+                s = phrase_string[p]
+                if pool[offsets[s]:offsets[s + 1]] == data:
+                    return p
             slot = (slot + 1) & self._mask
 
     @property
@@ -260,14 +266,15 @@ def _build(order: list[bytes], phrases: dict[int, array], pairs: int, max_words:
     pool = b"".join(order)
     _check_utf8(pool, name)
     n_slots = 1 << max(4, (2 * len(phrases)).bit_length())  # at most half full
-    slots = array("i", [-1]) * n_slots
+    slots = array("Q", [0]) * n_slots  # (0: empty; else CRC-32 << 32 | phrase index + 1)
     phrase_string, phrase_start, targets = array("I"), array("I", [0]), array("I")
     mask = n_slots - 1
     for p, (k, paraphrases) in enumerate(phrases.items()):
-        slot = zlib.crc32(order[k]) & mask
-        while slots[slot] >= 0:
+        h = zlib.crc32(order[k])
+        slot = h & mask
+        while slots[slot]:
             slot = (slot + 1) & mask
-        slots[slot] = p
+        slots[slot] = h << 32 | (p + 1)
         phrase_string.append(k)
         targets.extend(paraphrases)
         phrase_start.append(len(targets))

@@ -310,7 +310,7 @@ cdef class _Table:
     """A ParaphraseTable's arrays as typed views (made once per table)."""
     cdef const unsigned char[::1] pool
     cdef const unsigned int[::1] offsets
-    cdef const int[::1] slots
+    cdef const unsigned long long[::1] slots  # 0: empty; else CRC-32 << 32 | phrase index + 1
     cdef const unsigned int[::1] phrase_string
     cdef const unsigned int[::1] phrase_start
     cdef const unsigned int[::1] targets
@@ -396,16 +396,19 @@ cdef class _Table:
         """ParaphraseTable._phrase_index: the phrase whose bytes are ``data[:length]`` (CRC-32
         ``h``), or -1."""
         cdef Py_ssize_t slot = h & self.mask
-        cdef int p
+        cdef Py_ssize_t p
+        cdef unsigned long long entry
         cdef unsigned int s
         while True:
-            p = self.slots[slot]
-            if p < 0:
+            entry = self.slots[slot]
+            if entry == 0:
                 return -1
-            s = self.phrase_string[p]
-            if (self.offsets[s + 1] - self.offsets[s] == <unsigned int> length
-                    and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
-                return p
+            if <uint32_t> (entry >> 32) == h:  # (another phrase's slot is passed over unread)
+                p = <Py_ssize_t> (entry & 0xFFFFFFFFu) - 1
+                s = self.phrase_string[p]
+                if (self.offsets[s + 1] - self.offsets[s] == <unsigned int> length
+                        and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
+                    return p
             slot = (slot + 1) & self.mask
 
 
