@@ -556,20 +556,19 @@ def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
         return None
     extra = [[] for _ in range(len(ref))]
     spans = []
-    whole = [True]
-    exhausted = [bool(budget.exhausted)]
+    cdef bint whole = True, exhausted = budget.exhausted
     cdef _Spending spending = _Spending(budget)
-    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, whole,
-          exhausted)
-    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, whole,
-          exhausted)
+    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, &whole,
+          &exhausted)
+    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, &whole,
+          &exhausted)
     if spending.pending:
         spending.flush()
-    return extra, spans, whole[0]
+    return extra, spans, whole
 
 
 cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint from_ref, list extra, list spans,
-                budget, _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
+                budget, _Spending spending, Py_ssize_t most, int stage, bint* whole, bint* exhausted) except *:
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
     ``side`` (ParaphraseTable.paths, its lookups in ``side_runs``, bounded as
     beam._bounded_paths), their paraphrases looked up among ``other``'s n-grams."""
