@@ -138,7 +138,8 @@ def _places_now() -> tuple:
     stored = getattr(environ, "_data", None)
     if type(stored) is dict and _ENCODED_PLACES is not None:
         get = stored.get  # (four calls spelled out: tuple(map(...)) took twice as long)
-        return get(_ENCODED_PLACES[0]), get(_ENCODED_PLACES[1]), get(_ENCODED_PLACES[2]), get(_ENCODED_PLACES[3])
+        jar, paraphrase, cache, home = _ENCODED_PLACES
+        return get(jar), get(paraphrase), get(cache), get(home)
     return tuple(map(environ.get, _PLACES))  # (an os.environ replaced by something else)
 
 
