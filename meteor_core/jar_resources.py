@@ -137,7 +137,9 @@ def _places_now() -> tuple:
     environ = os.environ
     stored = getattr(environ, "_data", None)
     if type(stored) is dict and _ENCODED_PLACES is not None:
-        return tuple(map(stored.get, _ENCODED_PLACES))
+        get = stored.get  # (four calls spelled out: tuple(map(...)) took twice as long)
+        jar, paraphrase, cache, home = _ENCODED_PLACES
+        return get(jar), get(paraphrase), get(cache), get(home)
     return tuple(map(environ.get, _PLACES))  # (an os.environ replaced by something else)
 
 
@@ -278,19 +280,31 @@ class JarSynonyms:
         word's keys itself (meteor15's candidates twin); no int is parsed and no set built (about
         a third of a new word's lookup). Relies on what the jar's file holds (tests check it): one
         spelling per offset (8 digits) and no offset twice on a line."""
+        lines = self.offset_lines(word)
+        if len(lines) == 1:
+            return lines[0].split()
+        found = {}
+        for line in lines:
+            found.update(dict.fromkeys(line.split()))
+        return list(found)
+
+    def offset_lines(self, word: str) -> tuple[str, ...]:
+        """The lines of offsets (space apart, as the file spells them) that offsets(word) splits:
+        the word's own, then its base forms', none empty; one offset may be on two lines. (The
+        candidates twin reads the offsets off these lines in C, without a string per offset.)"""
         raw = self._raw.get(word)
         bases = self._bases.get(word)
         if bases is None:
             base = self._morph(word)
             if not base or base == word:
-                return raw.split() if raw else []
+                return (raw,) if raw else ()
             bases = (base,)
-        found = dict.fromkeys(raw.split()) if raw else {}
+        lines = [raw] if raw else []
         for base in bases:
             theirs = self._raw.get(base)
             if theirs:
-                found.update(dict.fromkeys(theirs.split()))
-        return list(found)
+                lines.append(theirs)
+        return tuple(lines)
 
 
 @lru_cache(maxsize=1)

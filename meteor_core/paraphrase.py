@@ -8,11 +8,17 @@ The jar's English table (data/paraphrase-en.gz, 61 MB; 272 MB and 5.3 M pairs on
 took ~10 s to parse and ~0.5 GB as Python dicts. Here a table becomes flat arrays instead:
 
 * every distinct string once, UTF-8, in one byte pool with an offset array;
-* the phrases in an open-addressing hash table (CRC-32 of the phrase's bytes, linear probing);
+* the phrases in an open-addressing hash table (CRC-32 of the phrase's bytes, linear probing),
+  each slot holding the phrase's CRC-32 beside its index, so that a probe passes over another
+  phrase's slot without reading that phrase's bytes (a lookup of a word sequence that is no
+  phrase, most of them, read three scattered places of the file per occupied slot it met);
 * each phrase's paraphrases as a run of string ids, in file order;
 * a bit array marking (by CRC-32) the word sequences that begin a longer phrase, so that a lookup
   stops extending a phrase where the jar's ParaphraseTransducer, a trie, stops (a false mark only
-  costs one more lookup: the paraphrases found are the same).
+  costs one more lookup: the paraphrases found are the same);
+* beside each paraphrase of the runs, its 16-bit filter key (``_target_keys``): what the compiled
+  matcher tests against a sentence's n-grams before it reads the paraphrase's bytes, read in a
+  row rather than computed from bytes scattered over the pool.
 
 A large table (``CACHED_MIN_BYTES`` or more: the jar's) is parsed once and written to the cache
 folder in that form; later processes map the file (``mmap``) and are ready in milliseconds, and
@@ -46,12 +52,12 @@ MAX_PAIRS = 20_000_000  # the jar's English table has 5.3 M
 # never does), and the KEPT_PARSED most recently used copies are kept.
 CACHED_MIN_BYTES = 32 * 2**20
 KEPT_PARSED = 4
-_MAGIC = b"METEOR-PARAPHRASES-2\n"  # (a copy in an earlier format is parsed again)
+_MAGIC = b"METEOR-PARAPHRASES-4\n"  # (part of a copy's name: one in another format is never read)
 # The jar reads a phrase's words with java.util.StringTokenizer: separated by space, tab, newline,
 # carriage return or form feed only.
 _JAVA_TOKENS = re.compile(rb"[^ \t\n\r\f]+").findall
-_ARRAYS = (("offsets", "I"), ("slots", "i"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
-           ("prefix_bits", "B"))
+_ARRAYS = (("offsets", "I"), ("slots", "Q"), ("phrase_string", "I"), ("phrase_start", "I"), ("targets", "I"),
+           ("prefix_bits", "B"), ("target_keys", "H"))
 
 
 class TableError(ValueError):
@@ -71,6 +77,7 @@ class ParaphraseTable:
         self._phrase_string, self._phrase_start, self._targets = (
             arrays["phrase_string"], arrays["phrase_start"], arrays["targets"])
         self._prefix_bits = arrays["prefix_bits"]
+        self._target_keys = arrays["target_keys"]
         self._prefix_mask = len(self._prefix_bits) * 8 - 1
         self._mask = len(self._slots) - 1
         self.max_words = max_words
@@ -94,15 +101,18 @@ class ParaphraseTable:
 
     def _phrase_index(self, phrase: str) -> int:
         data = phrase.encode("utf-8")
-        slot = zlib.crc32(data) & self._mask
+        h = zlib.crc32(data)
+        slot = h & self._mask
         slots, offsets, pool, phrase_string = self._slots, self._offsets, self._pool, self._phrase_string
         while True:
-            p = slots[slot]
-            if p < 0:
+            entry = slots[slot]  # (0: empty; else the phrase's CRC-32 << 32 | its index + 1)
+            if not entry:
                 return -1
-            s = phrase_string[p]
-            if pool[offsets[s]:offsets[s + 1]] == data:
-                return p
+            if entry >> 32 == h:
+                p = (entry & 0xFFFFFFFF) - 1
+                s = phrase_string[p]
+                if pool[offsets[s]:offsets[s + 1]] == data:
+                    return p
             slot = (slot + 1) & self._mask
 
     @property
@@ -256,22 +266,48 @@ def _build(order: list[bytes], phrases: dict[int, array], pairs: int, max_words:
     pool = b"".join(order)
     _check_utf8(pool, name)
     n_slots = 1 << max(4, (2 * len(phrases)).bit_length())  # at most half full
-    slots = array("i", [-1]) * n_slots
+    slots = array("Q", [0]) * n_slots  # (0: empty; else CRC-32 << 32 | phrase index + 1)
     phrase_string, phrase_start, targets = array("I"), array("I", [0]), array("I")
     mask = n_slots - 1
     for p, (k, paraphrases) in enumerate(phrases.items()):
-        slot = zlib.crc32(order[k]) & mask
-        while slots[slot] >= 0:
+        h = zlib.crc32(order[k])
+        slot = h & mask
+        while slots[slot]:
             slot = (slot + 1) & mask
-        slots[slot] = p
+        slots[slot] = h << 32 | (p + 1)
         phrase_string.append(k)
         targets.extend(paraphrases)
         phrase_start.append(len(targets))
     prefix_bits = _prefix_bits(order[k] for k in phrases)
     del order[:]  # (the caller's list: the pool holds the text now)
     arrays = {"offsets": offsets, "slots": slots, "phrase_string": phrase_string, "phrase_start": phrase_start,
-              "targets": targets, "prefix_bits": prefix_bits}
+              "targets": targets, "prefix_bits": prefix_bits, "target_keys": _target_keys(pool, offsets, targets)}
     return ParaphraseTable(pool, arrays, max_words, pairs, name)
+
+
+def _target_keys(pool: bytes, offsets: array, targets: array) -> array:
+    """Each paraphrase's filter key, in the order of ``targets``: its byte length and its first
+    two and last two bytes, mixed by one multiplication into 16 bits (the compiled matcher's
+    filter_key, align/_paraphrase_match.pyx, which a test holds equal). Made per distinct string
+    (2.6 M for the jar's table, with ~0.1 GB of temporaries), then read out per paraphrase."""
+    import numpy as np
+
+    out = array("H")
+    if not targets:
+        return out
+    data = np.frombuffer(pool, dtype=np.uint8) if pool else np.zeros(1, dtype=np.uint8)
+    ends = np.frombuffer(offsets, dtype=np.uint32).astype(np.int64)
+    start, end = ends[:-1], ends[1:]
+    length = end - start
+    last = len(data) - 1  # (indices kept inside the pool for an empty string, which has no key to find)
+    longer = length > 1
+    x = length.astype(np.uint64)
+    for at, shift in ((start, 16), (np.where(longer, start + 1, start), 24), (end - 1, 32),
+                      (np.where(longer, end - 2, start), 40)):
+        x |= data[np.clip(at, 0, last)].astype(np.uint64) << np.uint64(shift)
+    keys = ((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)).astype(np.uint16)  # (uint64 products wrap, as in C)
+    out.frombytes(keys[np.frombuffer(targets, dtype=np.uint32)].tobytes())
+    return out
 
 
 def _prefix_bits(phrases) -> bytearray:
@@ -353,7 +389,8 @@ def _copy_path(path: str) -> Path | None:
         return None
     if not os.path.isfile(path) or stat.st_size < CACHED_MIN_BYTES:
         return None
-    tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    tag = hashlib.sha1(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()
+                       + _MAGIC).hexdigest()[:16]
     return cache_dir() / f"paraphrases-{tag}.table"
 
 

@@ -253,6 +253,31 @@ def _both_paraphrase_matchers(twin, hyp, ref, table, limit, most):
 
 
 @needs_build
+def test_a_table_s_target_keys_are_the_c_matcher_s_filter_keys():
+    """The filter key of each paraphrase, made by the parser (numpy) and read by the C matcher in
+    place of its own: the same as the matcher's filter_key of the paraphrase's bytes, on a small
+    table (one-byte, two-byte and non-ASCII paraphrases) and on every paraphrase of the jar's
+    (when it is here)."""
+    from meteor_core import jar_resources, paraphrase
+
+    twin = _paraphrase_twin()
+    tables = [_small_paraphrase_table()]
+    odd = ["a", "ab", "é", "über alles", "x y", "the big one", "a" * 300]
+    tables.append(paraphrase._build([w.encode() for w in odd], {0: paraphrase.array("I", range(len(odd)))},
+                                    len(odd), 3, "odd"))
+    if jar_resources.paraphrase_available():
+        tables.append(jar_resources.jar_paraphrase_table("en"))
+    for table in tables:
+        arrays = table.arrays()
+        pool, offsets, targets, keys = arrays["pool"], arrays["offsets"], arrays["targets"], arrays["target_keys"]
+        assert len(keys) == len(targets) > 0
+        step = max(1, len(targets) // 200_000)  # (the jar's 5.3 M: every 26th)
+        for k in range(0, len(targets), step):
+            s = targets[k]
+            assert keys[k] == twin.filter_key_of(bytes(pool[offsets[s]:offsets[s + 1]])), (table.name, k)
+
+
+@needs_build
 def test_the_c_paraphrase_matcher_is_the_python_one_on_random_small_cases():
     """beam._paraphrase_matches against its C twin (_paraphrase_match.pyx) on thousands of random
     sentence pairs over a small table's words (phrases overlapping, repeated, several words long,
@@ -399,15 +424,18 @@ def _both_word_candidate_builders(twin, hyp, ref, stages, config):
     from meteor_core.align import beam
 
     n = len(hyp)
-    stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
-    synsets = resources.synonym_sets(config.synonym_source) if "synonym" in stages else None
+    memoised = (resources.stemmer(config.stemmer, config.language) if "stem" in stages else None,
+                resources.synonym_sets(config.synonym_source) if "synonym" in stages else None)
     found = []
     for with_fixed in (True, False):
         pure = beam._word_candidates(hyp, ref, stages, config, with_fixed)
-        c_data = twin.candidates(hyp, ref, "exact" in stages, stem, synsets, *(beam._SINGLES[s].upto(n) for s in (
-            beam._EXACT, beam._STEM, beam._SYNONYM)), with_fixed)
-        found.append(tuple((per_ref, fixed, [[id(a) == id(b) for b in per_ref] for a in per_ref])
-                           for per_ref, fixed in (pure, c_data)))
+        # the functions beam gives the twin (the jar's offsets, read off the file's lines), and
+        # the memoised ones (keys as ints, through the twin's general path)
+        for stem, synsets in (beam._twin_word_functions(stages, config), memoised):
+            c_data = twin.candidates(hyp, ref, "exact" in stages, stem, synsets, *(beam._SINGLES[s].upto(n) for s in (
+                beam._EXACT, beam._STEM, beam._SYNONYM)), with_fixed)
+            found.append(tuple((per_ref, fixed, [[id(a) == id(b) for b in per_ref] for a in per_ref])
+                               for per_ref, fixed in (pure, c_data)))
     return found
 
 
@@ -439,6 +467,37 @@ def test_the_c_word_candidates_are_the_python_ones_on_random_small_cases():
             assert pure == c_data
 
     same()
+
+
+@needs_build
+def test_the_c_word_candidates_read_the_jar_s_offsets_as_str_split_makes_them():
+    """The twin reads the jar's offsets off the dictionary's lines (JarSynonyms.offset_lines),
+    parsing digits itself: on lines holding what the jar's file never does (leading zeros, tabs,
+    runs of spaces, 17 digits, letters, non-ASCII, an offset twice), its candidates are
+    those it makes from the same keys as strings (offsets through a plain function)."""
+    import random
+
+    from meteor_core.align import beam
+    from meteor_core.jar_resources import JarSynonyms
+
+    twin = _accel.twin("meteor_core.align._word_candidates")
+    lines = {"cat": "01 7", "feline": "007\t7", "dog": "x1 ab 12345678901234567", "hound": "ab 12345678901234567 9",
+             "pup": "\u00e99 3", "puppy": "\u00e99 1", "wolf": "3 3\t01", "mouse": "6 9", "sheep": "  6\t\t8 "}
+    dictionary = JarSynonyms("\n".join(f"{w}\n{keys}" for w, keys in lines.items()), "mouse\nmice\n")
+    words = [*lines, "cats", "mice", "dogs", "unknown"]
+    assert dictionary.offset_lines("mice") == ("6 9",) and dictionary.offset_lines("cats") == ("01 7",)
+    as_strings = lambda word: dictionary.offsets(word)  # noqa: E731  (not JarSynonyms.offsets: the general path)
+    rng = random.Random(3)
+    synonym_matches = 0
+    for _ in range(300):
+        hyp = [rng.choice(words) for _ in range(rng.randrange(12))]
+        ref = [rng.choice(words) for _ in range(rng.randrange(12))]
+        n = len(hyp)
+        found = [twin.candidates(hyp, ref, True, None, synsets, *(beam._SINGLES[s].upto(n) for s in (
+            beam._EXACT, beam._STEM, beam._SYNONYM)), True) for synsets in (dictionary.offsets, as_strings)]
+        assert found[0] == found[1], (hyp, ref)
+        synonym_matches += sum(c[4] == beam._SYNONYM for cands in found[0][0] for c in cands)
+    assert synonym_matches > 100
 
 
 @needs_build

@@ -433,6 +433,7 @@ def _offsets_agree(syn, words):
         offsets = syn.offsets(word)
         assert len(offsets) == len(set(offsets)), word  # each key once: the twin counts words per key
         assert set(map(int, offsets)) == syn.synsets(word), word
+        assert set(" ".join(syn.offset_lines(word)).split()) == set(offsets), word  # (what the twin parses)
 
 
 def test_the_jars_offsets_are_its_synsets_each_once(tiny_jar):
@@ -440,6 +441,7 @@ def test_the_jars_offsets_are_its_synsets_each_once(tiny_jar):
     from meteor_core import jar_resources
     syn = jar_resources.synonyms()
     assert syn.offsets("dogs") == ["2084071", "10114209"] and syn.offsets("ran") == ["1926311"]
+    assert syn.offset_lines("dogs") == (syn._raw["dog"],)  # (no line of its own: its base's)
     _offsets_agree(syn, ["dog", "dogs", "hound", "hounds", "ran", "run", "larger", "bigger", "glass", "", "x"])
 
 
@@ -488,9 +490,26 @@ def test_forgetting_texts_empties_the_normalised_lines(tiny_jar):
     line = "Dr. X saw Mr. Y ."
     first = tokenize.meteor_norm(line)
     assert any(line in lines for _, lines in tokenize._normalised_lines.values())
+    assert "saw" in tokenize._kept_words
     forget_texts()
     assert not any(lines for _, lines in tokenize._normalised_lines.values())
+    assert not tokenize._kept_words  # (nor a word of it)
     assert tokenize.meteor_norm(line) == first
+
+
+def test_normalised_lines_hand_back_one_string_per_distinct_word(tiny_jar):
+    """-norm's memo keeps each distinct word once, shared by the lines that hold it: a line
+    normalised again gives equal words as the very same strings (their hashes computed once),
+    in a new list each time."""
+    from meteor_core import tokenize
+    tokenize.forget_normalised_lines()
+    a, b = "the cat sat on the mat .", "a cat , the dog ."
+    first_a, first_b = tokenize.meteor_norm(a), tokenize.meteor_norm(b)
+    again_a, again_b = tokenize.meteor_norm(a), tokenize.meteor_norm(b)
+    assert again_a == first_a == ["the", "cat", "sat", "on", "the", "mat", "."] and again_b == first_b
+    assert again_a is not first_a and all(x is y for x, y in zip(again_a, first_a))
+    assert again_a[0] is again_a[4] is again_b[3] and again_a[1] is again_b[1]  # ("the", "cat" once each)
+    assert len(tokenize._kept_words) == 9
 
 
 def test_a_normalised_line_is_remembered_per_jar_and_never_shared(tiny_jar, monkeypatch, tmp_path):

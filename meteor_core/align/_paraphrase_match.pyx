@@ -15,9 +15,10 @@ The same steps, read line by line from them; only the data differ:
   CRC-32 once, not each n-gram's bytes again); a paraphrase is looked up by its bytes in the
   pool, hashed the same way, a filter (a bit per n-gram, keyed on its length and end bytes)
   rejecting most before the hash;
-* each phrase's paraphrases' filter keys are made once per process, when the phrase is first
-  matched (2 bytes a paraphrase, at most the table's 5.3 M), and read in a row: the filter
-  rejects most paraphrases before their entries in the cache or the mapped pool are read;
+* each paraphrase's filter key (filter_key of its bytes) is in the table's arrays, beside the
+  runs of paraphrases (ParaphraseTable's target_keys, made when the table is parsed), read in a
+  row: the filter rejects most paraphrases before their entries in the cache or the mapped pool
+  are read;
 * per table, two fixed-size caches (at most 13 MB) keep what recurs from segment to segment: a
   phrase's lookup (its bytes -> phrase index and prefix bit; two entries a hash, the most
   recently used first) and a paraphrase's n-gram hash, length and offset, so a common
@@ -143,6 +144,7 @@ cdef class _Sentence:
     cdef unsigned char* filter
     cdef Py_ssize_t longest, nodes
     cdef unsigned char* indexed  # per word count (1..longest): its n-grams are in the table
+    cdef char* block  # (where the arrays from slots to indexed live)
     cdef bint ok
 
     def __cinit__(self, list words, Py_ssize_t longest):
@@ -187,23 +189,25 @@ cdef class _Sentence:
         while n_slots < 2 * most:
             n_slots *= 2
         self.mask = n_slots - 1
-        self.slots = <Py_ssize_t*> malloc(n_slots * sizeof(Py_ssize_t))
-        self.word_crc = <uint32_t*> malloc((self.n + 1) * sizeof(uint32_t))
-        self.e_offset = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_length = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_words = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_first = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_last = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.e_hash = <uint32_t*> malloc((most + 1) * sizeof(uint32_t))
-        self.node_position = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.node_next = <Py_ssize_t*> malloc((most + 1) * sizeof(Py_ssize_t))
-        self.filter = <unsigned char*> malloc(FILTER_BITS // 8)
-        self.indexed = <unsigned char*> calloc(longest + 1, 1)
-        if (self.slots == NULL or self.e_offset == NULL or self.e_length == NULL or self.e_words == NULL
-                or self.e_first == NULL or self.e_last == NULL or self.e_hash == NULL
-                or self.node_position == NULL or self.node_next == NULL or self.filter == NULL
-                or self.word_crc == NULL or self.indexed == NULL):
+        # every array in one block (one malloc a sentence, not twelve): the Py_ssize_t arrays
+        # first, then the 4-byte ones, then the bytes
+        self.block = <char*> malloc((n_slots + 7 * (most + 1)) * sizeof(Py_ssize_t)
+                                    + (self.n + 1 + most + 1) * sizeof(uint32_t) + FILTER_BITS // 8 + longest + 1)
+        if self.block == NULL:
             raise MemoryError()
+        self.slots = <Py_ssize_t*> self.block
+        self.e_offset = self.slots + n_slots
+        self.e_length = self.e_offset + (most + 1)
+        self.e_words = self.e_length + (most + 1)
+        self.e_first = self.e_words + (most + 1)
+        self.e_last = self.e_first + (most + 1)
+        self.node_position = self.e_last + (most + 1)
+        self.node_next = self.node_position + (most + 1)
+        self.word_crc = <uint32_t*> (self.node_next + (most + 1))
+        self.e_hash = self.word_crc + (self.n + 1)
+        self.filter = <unsigned char*> (self.e_hash + (most + 1))
+        self.indexed = self.filter + FILTER_BITS // 8
+        memset(self.indexed, 0, longest + 1)
         self.longest = longest
         for k in range(self.n):
             self.word_crc[k] = ~crc_more(0xFFFFFFFFu, self.text + self.start[k], self.end[k] - self.start[k])
@@ -282,10 +286,7 @@ cdef class _Sentence:
             slot = (slot + 1) & self.mask
 
     def __dealloc__(self):
-        free(self.text); free(self.start); free(self.end); free(self.e_offset); free(self.e_length)
-        free(self.e_words); free(self.e_first); free(self.e_last); free(self.e_hash)
-        free(self.node_position); free(self.node_next); free(self.slots); free(self.filter)
-        free(self.word_crc); free(self.indexed)
+        free(self.text); free(self.start); free(self.end); free(self.block)
 
 
 cdef inline uint32_t count_spaces(const unsigned char* data, Py_ssize_t n) noexcept nogil:
@@ -309,22 +310,16 @@ cdef class _Table:
     """A ParaphraseTable's arrays as typed views (made once per table)."""
     cdef const unsigned char[::1] pool
     cdef const unsigned int[::1] offsets
-    cdef const int[::1] slots
+    cdef const unsigned long long[::1] slots  # 0: empty; else CRC-32 << 32 | phrase index + 1
     cdef const unsigned int[::1] phrase_string
     cdef const unsigned int[::1] phrase_start
     cdef const unsigned int[::1] targets
     cdef const unsigned char[::1] prefix_bits
+    cdef const unsigned short[::1] target_keys  # filter_key of each paraphrase, beside ``targets``
     cdef Py_ssize_t mask, prefix_mask, max_words
     cdef object table
     cdef PhraseEntry* phrases
     cdef TargetEntry* targets_seen
-    # per phrase index: its paraphrases' filter keys (filter_key of their bytes), in file order,
-    # made when the phrase is first matched, and how many are made: a sentence's filter rejects
-    # most paraphrases, and their keys, read in a row, spare a probe into the cache or the
-    # mapped pool for each
-    cdef unsigned short** keys
-    cdef Py_ssize_t* keys_made
-    cdef Py_ssize_t n_phrases
     # a sentence's words (a tuple) -> its _Runs: the same sentences come back rerun after rerun
     cdef dict sentences
 
@@ -336,11 +331,6 @@ cdef class _Table:
         if self.phrases == NULL or self.targets_seen == NULL:
             raise MemoryError()
         arrays = table.arrays()
-        self.n_phrases = len(arrays["phrase_start"]) - 1
-        self.keys = <unsigned short**> calloc(self.n_phrases + 1, sizeof(unsigned short*))
-        self.keys_made = <Py_ssize_t*> calloc(self.n_phrases + 1, sizeof(Py_ssize_t))
-        if self.keys == NULL or self.keys_made == NULL:
-            raise MemoryError()
         self.table = table
         self.sentences = {}
         self.pool = arrays["pool"]
@@ -350,37 +340,14 @@ cdef class _Table:
         self.phrase_start = arrays["phrase_start"]
         self.targets = arrays["targets"]
         self.prefix_bits = arrays["prefix_bits"]
+        self.target_keys = arrays["target_keys"]
         self.mask = self.slots.shape[0] - 1
         self.prefix_mask = self.prefix_bits.shape[0] * 8 - 1
         self.max_words = table.max_words
 
     def __dealloc__(self):
-        cdef Py_ssize_t p
         free(self.phrases)
         free(self.targets_seen)
-        if self.keys != NULL:
-            for p in range(self.n_phrases):
-                free(self.keys[p])
-        free(self.keys)
-        free(self.keys_made)
-
-    cdef const unsigned short* filter_keys(self, Py_ssize_t p, Py_ssize_t needed) except NULL:
-        """The filter keys of phrase ``p``'s first ``needed`` paraphrases (made once)."""
-        cdef unsigned short* grown
-        cdef Py_ssize_t k, made = self.keys_made[p]
-        cdef unsigned int s, offset, length
-        if made < needed:
-            grown = <unsigned short*> realloc(self.keys[p], needed * sizeof(unsigned short))
-            if grown == NULL:
-                raise MemoryError()
-            self.keys[p] = grown
-            for k in range(made, needed):
-                s = self.targets[self.phrase_start[p] + k]
-                offset = self.offsets[s]
-                length = self.offsets[s + 1] - offset
-                grown[k] = <unsigned short> filter_key(&self.pool[offset], length)
-            self.keys_made[p] = needed
-        return self.keys[p]
 
     cdef Py_ssize_t cached_phrase(self, const unsigned char* data, Py_ssize_t length, uint32_t h,
                                   bint* prefix) noexcept nogil:
@@ -429,16 +396,19 @@ cdef class _Table:
         """ParaphraseTable._phrase_index: the phrase whose bytes are ``data[:length]`` (CRC-32
         ``h``), or -1."""
         cdef Py_ssize_t slot = h & self.mask
-        cdef int p
+        cdef Py_ssize_t p
+        cdef unsigned long long entry
         cdef unsigned int s
         while True:
-            p = self.slots[slot]
-            if p < 0:
+            entry = self.slots[slot]
+            if entry == 0:
                 return -1
-            s = self.phrase_string[p]
-            if (self.offsets[s + 1] - self.offsets[s] == <unsigned int> length
-                    and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
-                return p
+            if <uint32_t> (entry >> 32) == h:  # (another phrase's slot is passed over unread)
+                p = <Py_ssize_t> (entry & 0xFFFFFFFFu) - 1
+                s = self.phrase_string[p]
+                if (self.offsets[s + 1] - self.offsets[s] == <unsigned int> length
+                        and memcmp(&self.pool[self.offsets[s]], data, length) == 0):
+                    return p
             slot = (slot + 1) & self.mask
 
 
@@ -448,14 +418,17 @@ DEF SENTENCES_KEPT = 20_000  # sentences whose _Runs a _Table keeps (emptied whe
 cdef class _Runs:
     """A sentence's phrases in the table, per start position: what ParaphraseTable.paths walks
     to (shortest phrase first, stopping where the table's trie stops), before the cap of
-    beam._bounded_paths: each phrase's index and word count. The walk's lookups depend only on
-    the sentence and the table, so they are made once per sentence (_runs) and kept."""
+    beam._bounded_paths: each phrase's word count and its run of paraphrases (where it starts in
+    the table's targets, how long it is: read here, the walk reads no phrase_start). The walk's
+    lookups depend only on the sentence and the table, so they are made once per sentence
+    (_runs) and kept."""
     cdef int* first  # per position (and one past the last): where its phrases start below
     cdef int* words
-    cdef int* phrase
+    cdef int* run_start
+    cdef int* run_length
 
     def __dealloc__(self):
-        free(self.first); free(self.words); free(self.phrase)
+        free(self.first); free(self.words); free(self.run_start); free(self.run_length)
 
 
 cdef _Runs _runs(_Table t, _Sentence side, tuple key):
@@ -472,8 +445,9 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
     runs = _Runs()
     runs.first = <int*> malloc((side.n + 1) * sizeof(int))
     runs.words = <int*> malloc((most + 1) * sizeof(int))
-    runs.phrase = <int*> malloc((most + 1) * sizeof(int))
-    if runs.first == NULL or runs.words == NULL or runs.phrase == NULL:
+    runs.run_start = <int*> malloc((most + 1) * sizeof(int))
+    runs.run_length = <int*> malloc((most + 1) * sizeof(int))
+    if runs.first == NULL or runs.words == NULL or runs.run_start == NULL or runs.run_length == NULL:
         raise MemoryError()
     for pos in range(side.n):
         runs.first[pos] = <int> count
@@ -487,7 +461,8 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
             p = t.cached_phrase(side.text + side.start[pos], side.end[end - 1] - side.start[pos], h, &prefix)
             if p >= 0:
                 runs.words[count] = <int> (end - pos)
-                runs.phrase[count] = <int> p
+                runs.run_start[count] = <int> t.phrase_start[p]
+                runs.run_length[count] = <int> (t.phrase_start[p + 1] - t.phrase_start[p])
                 count += 1
             if end < side.n and not prefix:
                 break  # (the jar's trie has no path on)
@@ -497,9 +472,12 @@ cdef _Runs _runs(_Table t, _Sentence side, tuple key):
     shrunk = <int*> realloc(runs.words, (count + 1) * sizeof(int))
     if shrunk != NULL:
         runs.words = shrunk
-    shrunk = <int*> realloc(runs.phrase, (count + 1) * sizeof(int))
+    shrunk = <int*> realloc(runs.run_start, (count + 1) * sizeof(int))
     if shrunk != NULL:
-        runs.phrase = shrunk
+        runs.run_start = shrunk
+    shrunk = <int*> realloc(runs.run_length, (count + 1) * sizeof(int))
+    if shrunk != NULL:
+        runs.run_length = shrunk
     if len(t.sentences) >= SENTENCES_KEPT:
         t.sentences.clear()
     t.sentences[key] = runs
@@ -548,6 +526,11 @@ cdef _Table _views(table):
     return views
 
 
+def filter_key_of(bytes data):
+    """filter_key of ``data`` (for the tests: ParaphraseTable's target_keys must be these)."""
+    return filter_key(<const unsigned char*> data, len(data)) if data else None
+
+
 def forget_sentences():
     """Let go of the kept sentences (their words are a user's text): the app's server calls this
     once a visitor's session has gone (components/session_cleanup.py)."""
@@ -573,35 +556,33 @@ def matches(list hyp, list ref, table, budget, Py_ssize_t most, int stage):
         return None
     extra = [[] for _ in range(len(ref))]
     spans = []
-    whole = [True]
-    exhausted = [bool(budget.exhausted)]
+    cdef bint whole = True, exhausted = budget.exhausted
     cdef _Spending spending = _Spending(budget)
-    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, whole,
-          exhausted)
-    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, whole,
-          exhausted)
+    _walk(t, r_side, _runs(t, r_side, tuple(ref)), h_side, True, extra, spans, budget, spending, most, stage, &whole,
+          &exhausted)
+    _walk(t, h_side, _runs(t, h_side, tuple(hyp)), r_side, False, extra, spans, budget, spending, most, stage, &whole,
+          &exhausted)
     if spending.pending:
         spending.flush()
-    return extra, spans, whole[0]
+    return extra, spans, whole
 
 
 cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint from_ref, list extra, list spans,
-                budget, _Spending spending, Py_ssize_t most, int stage, list whole, list exhausted) except *:
+                budget, _Spending spending, Py_ssize_t most, int stage, bint* whole, bint* exhausted) except *:
     """One direction of beam._paraphrase_matches: the phrases starting at each position of
     ``side`` (ParaphraseTable.paths, its lookups in ``side_runs``, bounded as
     beam._bounded_paths), their paraphrases looked up among ``other``'s n-grams."""
-    cdef Py_ssize_t pos, x, p, run, total, caps, k, r, e, node, n_side, n_other, count
+    cdef Py_ssize_t pos, x, run, total, caps, k, r, e, node, n_side, n_other, count
     cdef const TargetEntry* target
     cdef unsigned int s
     cdef Py_ssize_t* run_words = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_first = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* run_kept = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* run_phrase = <Py_ssize_t*> malloc((t.max_words + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t runs
     cdef const unsigned short* keys
     cdef unsigned short key
-    if run_words == NULL or run_first == NULL or run_kept == NULL or run_phrase == NULL:
-        free(run_words); free(run_first); free(run_kept); free(run_phrase)
+    if run_words == NULL or run_first == NULL or run_kept == NULL:
+        free(run_words); free(run_first); free(run_kept)
         raise MemoryError()
     try:
         for pos in range(side.n):
@@ -611,16 +592,14 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
             # ParaphraseTable.paths(words, pos, most + 1), then the cap of beam._bounded_paths
             runs = total = caps = 0
             for x in range(side_runs.first[pos], side_runs.first[pos + 1]):
-                p = side_runs.phrase[x]
-                run = t.phrase_start[p + 1] - t.phrase_start[p]
+                run = side_runs.run_length[x]
                 if run > most:
                     caps += 1
                     run = most
                 if run:
                     run_words[runs] = side_runs.words[x]
-                    run_first[runs] = t.phrase_start[p]
+                    run_first[runs] = side_runs.run_start[x]
                     run_kept[runs] = run
-                    run_phrase[runs] = p
                     runs += 1
                     total += run
             for k in range(caps):
@@ -633,7 +612,7 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
                 continue
             for r in range(runs):
                 n_side = run_words[r]
-                keys = t.filter_keys(run_phrase[r], run_kept[r])
+                keys = &t.target_keys[run_first[r]]
                 for k in range(run_kept[r]):
                     key = keys[k]
                     if not (other.filter[key >> 3] >> (key & 7)) & 1:
@@ -656,7 +635,7 @@ cdef void _walk(_Table t, _Sentence side, _Runs side_runs, _Sentence other, bint
                     else:
                         _found_from_hyp(extra, spans, pos, n_side, n_other, other, e, stage)
     finally:
-        free(run_words); free(run_first); free(run_kept); free(run_phrase)
+        free(run_words); free(run_first); free(run_kept)
 
 
 cdef void _found_from_ref(list here, list spans, Py_ssize_t j, Py_ssize_t n_r, Py_ssize_t n_h, _Sentence hyp,

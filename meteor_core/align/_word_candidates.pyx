@@ -9,6 +9,9 @@ strings, not memoised, since the vocabulary keeps them); only the data differ:
 * each word is interned once per process (per pair of stem and synonym functions): an int id,
   with its stem as an int id and its synsets as int ids (dense, in a pool), computed when the
   word is first seen (the cold cost of a new word: its stem and its synsets, as in beam.py);
+  the jar's synsets are read off the dictionary's lines of offsets (JarSynonyms.offset_lines,
+  what JarSynonyms.offsets splits), each offset's digits parsed here and interned in a C hash
+  table: no string, list or dict entry per offset;
 * a pair's words become two C arrays of ids; a reference word's candidates are the hypothesis
   positions, ascending, module by module, whose id (exact), stem id (stem, another word) or some
   synset id (synonym, another word) it shares, found by scanning the ids; a synonym scan runs
@@ -21,9 +24,16 @@ reference word, shared by the positions that hold it, as beam.py makes them.
 (spending the same work), then counts how many candidates cover each word, on both sides, in C
 arrays (each shared tuple once, times the positions holding it, as beam._fixed_matches counts).
 """
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
+
+from meteor_core.jar_resources import JarSynonyms
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object)
 
 # Interned words kept at most (resources.MEMO_LIMIT): past it the vocabulary starts again, so
 # memory stays bounded by a vocabulary, not by the corpus. (A module attribute: tests lower it.)
@@ -47,11 +57,25 @@ cdef int _grow(void** array, Py_ssize_t* capacity, Py_ssize_t needed, size_t ite
     return 0
 
 
+cdef inline bint _ascii_space(unsigned char c) noexcept:
+    """Whether str.split splits an ASCII string at ``c``."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
 cdef class _Vocabulary:
     """Words as ids with their stem ids and synset ids, for one stem and one synonym function
     (None: that module is not asked for), and the scratch stamps of a call."""
     cdef object stem, synsets
+    cdef object jar_lines  # JarSynonyms.offset_lines when ``synsets`` is JarSynonyms.offsets, else None
     cdef dict ids, stem_ids, synset_ids
+    cdef Py_ssize_t n_synsets  # synset ids given out (by synset_ids and the numeric table alike)
+    # the numeric synset keys (an offset's value * 16 + its digit count; 0: empty) -> synset id,
+    # open addressing
+    cdef unsigned long long* numeric_keys
+    cdef int* numeric_ids
+    cdef Py_ssize_t numeric_capacity, numeric_count
+    cdef unsigned long long* word_mark  # per synset id: == mark, the word being interned has it
+    cdef unsigned long long mark
     # per word id
     cdef int* stem_of
     cdef int* syn_start
@@ -73,6 +97,10 @@ cdef class _Vocabulary:
     def __cinit__(self, stem, synsets):
         self.stem = stem
         self.synsets = synsets
+        self.jar_lines = None
+        if isinstance(getattr(synsets, "__self__", None), JarSynonyms) and \
+                getattr(synsets, "__func__", None) is JarSynonyms.offsets:
+            self.jar_lines = synsets.__self__.offset_lines
         self.ids, self.stem_ids, self.synset_ids = {}, {}, {}
 
     def __dealloc__(self):
@@ -86,13 +114,125 @@ cdef class _Vocabulary:
         free(self.syn_in_hyp)
         free(self.hyp_words_with)
         free(self.mine)
+        free(self.numeric_keys)
+        free(self.numeric_ids)
+        free(self.word_mark)
 
     cdef int restart(self) except -1:
         """Forget every word (the stamps stay valid: they only grow)."""
         self.ids.clear()
         self.stem_ids.clear()
         self.synset_ids.clear()
+        self.n_synsets = 0
+        if self.numeric_keys != NULL:
+            memset(self.numeric_keys, 0, self.numeric_capacity * sizeof(unsigned long long))
+        self.numeric_count = 0
         self.pool_len = 0
+        return 0
+
+    cdef int string_key_id(self, key) except -1:
+        """The synset id of a key (a new one the first time)."""
+        found = self.synset_ids.get(key)
+        if found is None:
+            found = self.synset_ids[key] = self.n_synsets
+            self.n_synsets += 1
+        return <int> found
+
+    cdef int numeric_key_id(self, unsigned long long key) except -1:
+        """The synset id of a numeric key (a new one the first time)."""
+        cdef Py_ssize_t slot, k, old_capacity
+        cdef unsigned long long* old_keys
+        cdef int* old_ids
+        if 2 * (self.numeric_count + 1) > self.numeric_capacity:  # (at most half full)
+            old_keys, old_ids, old_capacity = self.numeric_keys, self.numeric_ids, self.numeric_capacity
+            self.numeric_capacity = 2 * old_capacity if old_capacity else 4096
+            self.numeric_keys = <unsigned long long*> calloc(self.numeric_capacity, sizeof(unsigned long long))
+            self.numeric_ids = <int*> malloc(self.numeric_capacity * sizeof(int))
+            if self.numeric_keys == NULL or self.numeric_ids == NULL:
+                free(self.numeric_keys); free(self.numeric_ids); free(old_keys); free(old_ids)
+                self.numeric_keys, self.numeric_ids = NULL, NULL
+                self.numeric_capacity = self.numeric_count = 0
+                raise MemoryError()
+            for k in range(old_capacity):
+                if old_keys[k]:
+                    slot = self.numeric_slot(old_keys[k])
+                    self.numeric_keys[slot] = old_keys[k]
+                    self.numeric_ids[slot] = old_ids[k]
+            free(old_keys)
+            free(old_ids)
+        slot = self.numeric_slot(key)
+        if self.numeric_keys[slot] == 0:
+            self.numeric_keys[slot] = key
+            self.numeric_ids[slot] = <int> self.n_synsets
+            self.numeric_count += 1
+            self.n_synsets += 1
+        return self.numeric_ids[slot]
+
+    cdef inline Py_ssize_t numeric_slot(self, unsigned long long key) noexcept:
+        """Where ``key`` is in the numeric table, or the empty slot where it goes."""
+        cdef Py_ssize_t mask = self.numeric_capacity - 1
+        cdef Py_ssize_t slot = <Py_ssize_t> ((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask
+        while self.numeric_keys[slot] != 0 and self.numeric_keys[slot] != key:
+            slot = (slot + 1) & mask
+        return slot
+
+    cdef int token_id(self, const unsigned char* data, Py_ssize_t n) except -1:
+        """The synset id of a key spelled ``data[:n]`` (UTF-8): up to 15 ASCII digits are a
+        numeric key (the jar's offsets, all of them), anything else a string key."""
+        cdef unsigned long long value = 0
+        cdef Py_ssize_t k
+        if n > 15:
+            return self.string_key_id(PyUnicode_DecodeUTF8(<const char*> data, n, NULL))
+        for k in range(n):
+            if data[k] < 48 or data[k] > 57:
+                return self.string_key_id(PyUnicode_DecodeUTF8(<const char*> data, n, NULL))
+            value = value * 10 + (data[k] - 48)
+        return self.numeric_key_id(value * 16 + <unsigned long long> n)
+
+    cdef int add_synset(self, int s) except -1:
+        """Put synset id ``s`` in the pool for the word being interned, unless it has it already."""
+        cdef Py_ssize_t k, n = self.n_synsets
+        if n > self.synset_capacity:
+            k = self.synset_capacity
+            _grow(<void**> &self.syn_in_hyp, &k, n, sizeof(unsigned long long))
+            k = self.synset_capacity
+            _grow(<void**> &self.mine, &k, n, sizeof(unsigned long long))
+            k = self.synset_capacity
+            _grow(<void**> &self.hyp_words_with, &k, n, sizeof(int))
+            k = self.synset_capacity
+            _grow(<void**> &self.word_mark, &k, n, sizeof(unsigned long long))
+            self.synset_capacity = k
+        if self.word_mark[s] == self.mark:
+            return 0
+        self.word_mark[s] = self.mark
+        k = self.pool_capacity
+        _grow(<void**> &self.pool, &k, self.pool_len + 1, sizeof(int))
+        self.pool_capacity = k
+        self.pool[self.pool_len] = s
+        self.pool_len += 1
+        return 0
+
+    cdef int add_jar_lines(self, tuple lines) except -1:
+        """The synsets on the dictionary's lines (JarSynonyms.offset_lines: str.split's words of
+        each, the same offset once), into the pool."""
+        cdef const unsigned char* data
+        cdef Py_ssize_t size, k, start
+        for line in lines:
+            if not PyUnicode_IS_ASCII(line):
+                for key in line.split():
+                    data = <const unsigned char*> PyUnicode_AsUTF8AndSize(key, &size)
+                    self.add_synset(self.token_id(data, size))
+                continue
+            data = <const unsigned char*> PyUnicode_AsUTF8AndSize(line, &size)
+            k = 0
+            while k < size:
+                if _ascii_space(data[k]):
+                    k += 1
+                    continue
+                start = k
+                while k < size and not _ascii_space(data[k]):
+                    k += 1
+                self.add_synset(self.token_id(data + start, k - start))
         return 0
 
     cdef int word_id(self, str word) except -1:
@@ -125,27 +265,13 @@ cdef class _Vocabulary:
             self.stem_of[w] = <int> found
         self.syn_start[w] = <int> self.pool_len
         self.syn_count[w] = 0
-        if self.synsets is not None:
-            keys = self.synsets(word)
-            n = self.pool_capacity
-            _grow(<void**> &self.pool, &n, self.pool_len + len(keys), sizeof(int))
-            self.pool_capacity = n
-            for key in keys:
-                found = self.synset_ids.get(key)
-                if found is None:
-                    found = self.synset_ids[key] = len(self.synset_ids)
-                self.pool[self.pool_len] = <int> found
-                self.pool_len += 1
-            self.syn_count[w] = <int> len(keys)
-            n = len(self.synset_ids)
-            if n > self.synset_capacity:
-                k = self.synset_capacity
-                _grow(<void**> &self.syn_in_hyp, &k, n, sizeof(unsigned long long))
-                k = self.synset_capacity
-                _grow(<void**> &self.mine, &k, n, sizeof(unsigned long long))
-                k = self.synset_capacity
-                _grow(<void**> &self.hyp_words_with, &k, n, sizeof(int))
-                self.synset_capacity = k
+        self.mark += 1
+        if self.jar_lines is not None:
+            self.add_jar_lines(<tuple> self.jar_lines(word))
+        elif self.synsets is not None:
+            for key in self.synsets(word):
+                self.add_synset(self.string_key_id(key))
+        self.syn_count[w] = <int> (self.pool_len - self.syn_start[w])
         self.ids[word] = w
         return <int> w
 
@@ -181,7 +307,9 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
     cdef int* times = NULL
     cdef int* hyp_cover = NULL
     cdef Py_ssize_t positions_len = 0, positions_capacity = 0
-    cdef list per_word = [], per_ref, fixed, found
+    cdef Py_ssize_t after_exact, after_stem
+    cdef list per_word = [], per_ref, fixed
+    cdef tuple found
     if len(vocab.ids) + n + m > <Py_ssize_t> word_limit:
         vocab.restart()
     h = <int*> malloc((n + 1) * sizeof(int))
@@ -220,23 +348,22 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
                 continue
             vocab.in_ref[r] = vocab.stamp
             vocab.ref_slot[r] = <int> n_distinct
-            found = []
             start = positions_len
             if positions_capacity < positions_len + 3 * n:  # room for every module's positions
                 _grow(<void**> &positions, &positions_capacity, positions_len + 3 * n, sizeof(int))
             if use_exact and vocab.in_hyp[r] == vocab.stamp:
                 for i in range(n):
                     if h[i] == r:
-                        found.append(exact[i])
                         positions[positions_len] = <int> i
                         positions_len += 1
+            after_exact = positions_len
             if use_stem:
                 s = vocab.stem_of[r]
                 for i in range(n):
                     if h[i] != r and vocab.stem_of[h[i]] == s:
-                        found.append(stemmed[i])
                         positions[positions_len] = <int> i
                         positions_len += 1
+            after_stem = positions_len
             if use_synonym and vocab.syn_count[r]:
                 # beam's test: a synset that another hypothesis word has (r itself, if it is in
                 # the hypothesis, accounts for one hypothesis word of each of its synsets)
@@ -257,7 +384,6 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
                             continue
                         for k in range(vocab.syn_start[w], vocab.syn_start[w] + vocab.syn_count[w]):
                             if vocab.mine[vocab.pool[k]] == vocab.ref_stamp:
-                                found.append(synonym[i])
                                 positions[positions_len] = <int> i
                                 positions_len += 1
                                 break
@@ -265,8 +391,15 @@ def candidates(list hyp, list ref, bint use_exact, stem, synsets, exact_singles,
             many[n_distinct] = <int> (positions_len - start)
             times[n_distinct] = 1
             n_distinct += 1
-            per_word.append(tuple(found))
-            per_ref[j] = per_word[n_distinct - 1]
+            # its candidates: the shared one-word tuples at its positions, module by module
+            # (a tuple made at its size: no list grown and copied)
+            found = PyTuple_New(positions_len - start)
+            for k in range(start, positions_len):
+                single = (exact if k < after_exact else stemmed if k < after_stem else synonym)[positions[k]]
+                Py_INCREF(single)
+                PyTuple_SET_ITEM(found, k - start, single)
+            per_word.append(found)
+            per_ref[j] = found
         if not with_fixed:
             return per_ref, None
         # One-word matches: a reference position's coverage is its number of candidates; a hyp

@@ -122,9 +122,7 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
     if _C_WORDS is None:
         per_ref, fixed = _word_candidates(hyp, ref, stages, config, not phrases)
     else:
-        stem = resources.stemmer(config.stemmer, config.language) if "stem" in stages else None
-        # (the twin keeps each word's keys: the jar's are read as offset strings, never memoised)
-        synsets = resources.distinct_synonym_keys(config.synonym_source) if "synonym" in stages else None
+        stem, synsets = _twin_word_functions(stages, config)
         per_ref, fixed = _C_WORDS.candidates(hyp, ref, "exact" in stages, stem, synsets, _SINGLES[_EXACT].upto(n),
                                              _SINGLES[_STEM].upto(n), _SINGLES[_SYNONYM].upto(n), not phrases)
     if phrases:
@@ -134,6 +132,15 @@ def _candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config:
             return per_ref, _fixed_matches(per_ref, n, spans), whole
         return *_C_WORDS.joined_and_fixed(per_ref, extra, spans, n, budget), whole
     return per_ref, fixed, True
+
+
+def _twin_word_functions(stages: tuple[str, ...], config: MeteorConfig) -> tuple:
+    """The stem and synonym functions the candidates twin takes (None: the module is not asked
+    for): neither memoised, since the twin keeps each word's stem and keys itself; the jar's keys
+    are its offsets as the file spells them (the twin parses them off the file's lines)."""
+    stem = resources.unmemoised_stemmer(config.stemmer, config.language) if "stem" in stages else None
+    synsets = resources.distinct_synonym_keys(config.synonym_source) if "synonym" in stages else None
+    return stem, synsets
 
 
 def _word_candidates(hyp: list[str], ref: list[str], stages: tuple[str, ...], config: MeteorConfig,
