@@ -11,6 +11,8 @@ and found in an open-addressing table of the known chunks, and the list holds th
 objects themselves (their Python hashes already cached), so only new chunks become new objects.
 A chunk ends where ``str.split()`` ends it (Py_UNICODE_ISSPACE), so the chunks are the same.
 """
+import os
+
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_DECREF, Py_INCREF
@@ -31,22 +33,34 @@ ctypedef unsigned long long u64
 cdef enum:
     FIRST_CAPACITY = 1024  # slots (a power of two); the table doubles at half full
 
-cdef extern from *:
-    """
-    #define KNOWN_CHUNKS_FNV_OFFSET 14695981039346656037ULL
-    #define KNOWN_CHUNKS_FNV_PRIME 1099511628211ULL
-    """
-    const u64 FNV_OFFSET "KNOWN_CHUNKS_FNV_OFFSET"
-    const u64 FNV_PRIME "KNOWN_CHUNKS_FNV_PRIME"
+# The hash is keyed by a secret drawn when the module loads, and every bit of it is mixed into the
+# slot's bits: text built to make words share slots (a long probe for each, quadratic time over a
+# corpus) cannot be made without knowing the key. Results never depend on it, only the layout.
+cdef u64 _KEY = int.from_bytes(os.urandom(8), "little")
+cdef u64 _MULTIPLIER = 0x9E3779B97F4A7C15ULL  # (odd: each step is a bijection of the state)
+
+
+cdef inline u64 _step(u64 h, unsigned int c) nogil:
+    """One code point into the state (the state after every step of a chunk, in order)."""
+    return (h ^ c) * _MULTIPLIER
+
+
+cdef inline u64 _finish(u64 h) nogil:
+    """The state mixed so that the low bits (the slot) depend on all of it (MurmurHash3's fmix64)."""
+    h ^= h >> 33
+    h *= 0xFF51AFD7ED558CCDULL
+    h ^= h >> 33
+    h *= 0xC4CEB9FE1A85EC53ULL
+    return h ^ (h >> 33)
 
 
 cdef inline u64 _hash(int kind, void* data, Py_ssize_t start, Py_ssize_t end) nogil:
-    """FNV-1a over the code points of text[start:end] (the same for any storage kind)."""
-    cdef u64 h = FNV_OFFSET
+    """The keyed hash of the code points of text[start:end] (the same for any storage kind)."""
+    cdef u64 h = _KEY
     cdef Py_ssize_t k
     for k in range(start, end):
-        h = (h ^ PyUnicode_READ(kind, data, k)) * FNV_PRIME
-    return h
+        h = _step(h, PyUnicode_READ(kind, data, k))
+    return _finish(h)
 
 
 cdef inline bint _same(PyObject* key, int kind, void* data, Py_ssize_t start, Py_ssize_t end):
@@ -188,13 +202,14 @@ cdef class ChunkSet:
             if i >= n:
                 break
             start = i
-            h = FNV_OFFSET
+            h = _KEY
             while i < n:
                 c = PyUnicode_READ(kind, data, i)
                 if Py_UNICODE_ISSPACE(c):
                     break
-                h = (h ^ c) * FNV_PRIME
+                h = _step(h, c)
                 i += 1
+            h = _finish(h)
             at = self._slot(h, kind, data, start, i)
             if self.keys[at] is not NULL:
                 chunks.append(<object>self.keys[at])
