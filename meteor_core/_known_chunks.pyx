@@ -146,7 +146,7 @@ cdef class ChunkSet:
         PyMem_Free(old_hashes)
         return 0
 
-    def add(self, str chunk):
+    def add(self, str chunk not None):
         cdef int kind = PyUnicode_KIND(chunk)
         cdef void* data = PyUnicode_DATA(chunk)
         cdef Py_ssize_t n = PyUnicode_GET_LENGTH(chunk)
@@ -186,7 +186,7 @@ cdef class ChunkSet:
         cdef Py_ssize_t k
         return iter([<object>self.keys[k] for k in range(self.capacity) if self.keys[k] is not NULL])
 
-    def split(self, str text):
+    def split(self, str text not None):
         """(text.split(), whether every chunk is in the set), the chunks in the set given as the
         set's own string objects."""
         cdef int kind = PyUnicode_KIND(text)

@@ -134,15 +134,15 @@ def scores_1x(stats, double delta, weights, double alpha, double beta, double ga
     beta or a zero harmonic mean, where Python raises)."""
     hc, hf, rc, rf = stats[6], stats[7], stats[8], stats[9]
     cdef Py_ssize_t n = len(weights), s
-    cdef double weight, hyp_m = 0.0, ref_m = 0.0, hyp_l, ref_l, precision, recall, fmean
+    cdef double hyp_m = 0.0, ref_m = 0.0, hyp_l, ref_l, precision, recall, fmean
     cdef double fragmentation, fragmentation_used, penalty, score, harmonic
-    cdef double hyp_len = stats[1], ref_len = stats[2], hyp_function = stats[4], ref_function = stats[5]
-    cdef double chunks = stats[3]
+    cdef long long hyp_len = stats[1], ref_len = stats[2], chunks = stats[3]
+    cdef long long hyp_function = stats[4], ref_function = stats[5]
     cdef long long hyp_total = 0, ref_total = 0, hyp_words, ref_words
     if n > len(hc) or n > len(hf) or n > len(rc) or n > len(rf):
         return None
-    hyp_l = delta * (<long long>stats[1] - <long long>stats[4]) + (1.0 - delta) * hyp_function
-    ref_l = delta * (<long long>stats[2] - <long long>stats[5]) + (1.0 - delta) * ref_function
+    hyp_l = delta * (hyp_len - hyp_function) + (1.0 - delta) * hyp_function
+    ref_l = delta * (ref_len - ref_function) + (1.0 - delta) * ref_function
     for s in range(n):  # stats.weighted_matches' four loops, in its order
         hyp_m += <double>hc[s] * <double>weights[s] * delta
     for s in range(n):
@@ -167,8 +167,8 @@ def scores_1x(stats, double delta, weights, double alpha, double beta, double ga
         hyp_words, ref_words = stats[10], stats[11]
     else:
         hyp_words, ref_words = hyp_total, ref_total
-    fragmentation = chunks / ((hyp_words + ref_words) / 2.0) if hyp_words + ref_words else 0.0
-    if hyp_total == <long long>stats[1] and ref_total == <long long>stats[2] and <long long>stats[3] == 1:
+    fragmentation = <double>chunks / ((hyp_words + ref_words) / 2.0) if hyp_words + ref_words else 0.0
+    if hyp_total == hyp_len and ref_total == ref_len and chunks == 1:
         fragmentation_used = 0.0  # Meteor 1.5: identical -> no penalty
     else:
         fragmentation_used = fragmentation

@@ -48,6 +48,10 @@ def test_a_chunk_set_grows_and_empties():
     assert len(chunks) == 20_000 and all(w in chunks for w in many) and "w20000" not in chunks
     assert chunks.split("w1 w19999 x") == (["w1", "w19999", "x"], False)
     assert 3 not in chunks and None not in chunks  # not a string: never in it
+    with pytest.raises(TypeError):
+        chunks.add(None)
+    with pytest.raises(TypeError):
+        chunks.split(None)
     chunks.clear()
     assert len(chunks) == 0 and "w1" not in chunks and chunks.split(" w1 ") == (["w1"], False)
 
